@@ -1,0 +1,61 @@
+#pragma once
+// One run: an ordered list of tests executed in one process (one JVM, or one
+// instrumentation on a device), and what was observed for each test in it.
+// Infrastructure failures (deadline, crash, System.exit, device gone) are never test
+// outcomes: a test cut short by one gets Outcome::infra and is not counted for flakiness.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace flakescan::core {
+
+enum class Outcome { pass, fail, error, skipped, not_found, infra };
+
+std::string_view outcome_name(Outcome outcome);
+std::optional<Outcome> parse_outcome(std::string_view name);
+// fail (assertion) and error (any other exception) both count as a failing run.
+inline bool is_failure(Outcome o) { return o == Outcome::fail || o == Outcome::error; }
+// Only passes and failures say something about flakiness.
+inline bool is_observation(Outcome o) { return o == Outcome::pass || is_failure(o); }
+
+struct TestResult {
+  std::string test;            // "pkg.Class#method"
+  Outcome outcome = Outcome::infra;
+  std::string message;         // failure message, skip reason, or infra reason
+  std::string exception_type;  // "java.lang.AssertionError"
+  std::string stack;           // the stack trace as the runtime printed it
+  std::string signature;       // failure signature (core/signature.hpp); empty for passes
+  double duration_ms = 0;
+};
+
+struct RunSpec {
+  std::vector<std::string> tests;  // method-level ids, in execution order; repeats allowed
+  std::string technique;           // "rerun", "order", "nio", "explore", "replay"
+  std::string purpose;             // free text: "rerun 3/10 of pkg.C#m", "reverse order"
+  std::uint64_t seed = 0;          // the seed that produced this order or schedule
+  int timeout_ms = 120000;         // the whole run's deadline
+};
+
+struct RunReport {
+  std::vector<TestResult> results;  // one per entry of RunSpec::tests, in that order
+  int exit_code = 0;                // process exit status (-1 when killed)
+  int signal = 0;                   // signal that ended it, 0 when it exited
+  bool timed_out = false;
+  std::string infra_reason;         // empty when the process ended normally
+  double wall_ms = 0;
+  std::string log_path;             // the process's own output, kept for diagnosis
+
+  // Outcome of the i-th entry, or infra when the run did not get that far.
+  Outcome outcome_at(size_t i) const { return i < results.size() ? results[i].outcome : Outcome::infra; }
+};
+
+// A run as stored: the spec, what was observed, and its id in the store.
+struct RecordedRun {
+  std::int64_t id = 0;
+  RunSpec spec;
+  RunReport report;
+};
+
+}  // namespace flakescan::core

@@ -1,0 +1,48 @@
+#pragma once
+// What every technique gets to work with: the tests to scan, a way to make runs that are
+// recorded in the store as they finish (so a daemon killed mid-scan keeps them), and a way
+// to report progress. Techniques never see the store, HTTP, or processes.
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "core/executor.hpp"
+#include "core/run.hpp"
+#include "core/verdict.hpp"
+#include "util/error.hpp"
+
+namespace flakescan::core {
+
+class RunLog {
+ public:
+  virtual ~RunLog() = default;
+  // Executes the spec, records it, and returns it with its store id. Errors only when the
+  // run could not be attempted; the scan is cancelled -> Errc::cancelled.
+  virtual util::Result<RecordedRun> run(const RunSpec& spec) = 0;
+  // Runs several specs, up to parallelism() at a time; results in the order of `specs`.
+  virtual util::Result<std::vector<RecordedRun>> run_all(const std::vector<RunSpec>& specs) = 0;
+  virtual int parallelism() const = 0;
+  virtual bool cancelled() const = 0;
+  // Announces that `n` more runs are planned (for progress counts).
+  virtual void plan(int n) = 0;
+};
+
+struct Budget {
+  int runs_per_test = 10;   // rerun: N
+  int max_orders = 10;      // order: number of orders tried
+  int max_runs = 2000;      // any technique: total runs
+  int max_seconds = 1800;   // any technique: wall time
+};
+
+struct TechniqueInput {
+  std::vector<std::string> tests;  // method-level ids, in the project's original order
+  Budget budget;
+  std::uint64_t seed = 1;
+  bool fresh_jvm_per_run = true;   // rerun isolation: one process per run, or one for all
+};
+
+// A technique: inputs in, verdicts out (one per test it has something to say about).
+using TechniqueFn = std::function<util::Result<std::vector<Verdict>>(const TechniqueInput&, RunLog&)>;
+
+}  // namespace flakescan::core

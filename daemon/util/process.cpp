@@ -1,0 +1,197 @@
+#include "util/process.hpp"
+
+#include <cerrno>
+#include <csignal>
+#include <cstring>
+#include <fcntl.h>
+#include <fstream>
+#include <sstream>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <thread>
+#include <unistd.h>
+
+#include <filesystem>
+
+namespace flakescan::util {
+
+std::string ExitStatus::describe() const {
+  std::ostringstream out;
+  if (timed_out) out << "killed at the deadline";
+  else if (cancelled) out << "killed on cancel";
+  else if (exited) out << "exited with status " << code;
+  else out << "killed by signal " << signal << " (" << strsignal(signal) << ")";
+  return out.str();
+}
+
+namespace {
+
+int open_output(const std::string& path) {
+  if (path.empty()) return open("/dev/null", O_WRONLY | O_CLOEXEC);
+  return open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+}
+
+}  // namespace
+
+Result<Child> Child::spawn(const SpawnOptions& options) {
+  if (options.argv.empty()) return fail(Errc::invalid_argument, "empty command line");
+  int out_fd = open_output(options.stdout_path);
+  if (out_fd < 0) return fail(Errc::io, "cannot open " + options.stdout_path + ": " + std::strerror(errno));
+  int err_fd = options.stderr_path.empty() ? dup(out_fd) : open_output(options.stderr_path);
+  if (err_fd < 0) {
+    close(out_fd);
+    return fail(Errc::io, "cannot open " + options.stderr_path + ": " + std::strerror(errno));
+  }
+
+  // Everything the child needs is prepared before fork: after it only async-signal-safe calls.
+  std::vector<char*> argv;
+  for (const auto& arg : options.argv) argv.push_back(const_cast<char*>(arg.c_str()));
+  argv.push_back(nullptr);
+  std::vector<std::string> env_strings;
+  for (char** e = environ; *e != nullptr; ++e) env_strings.emplace_back(*e);
+  for (const auto& extra : options.extra_env) env_strings.push_back(extra);
+  std::vector<char*> envp;
+  for (auto& e : env_strings) envp.push_back(e.data());
+  envp.push_back(nullptr);
+  const pid_t parent = getpid();
+
+  int status_pipe[2];
+  if (pipe2(status_pipe, O_CLOEXEC) != 0) {
+    close(out_fd);
+    close(err_fd);
+    return fail(Errc::io, std::string("pipe: ") + std::strerror(errno));
+  }
+
+  pid_t pid = fork();
+  if (pid < 0) {
+    int saved = errno;
+    close(out_fd);
+    close(err_fd);
+    close(status_pipe[0]);
+    close(status_pipe[1]);
+    return fail(Errc::process, std::string("fork: ") + std::strerror(saved));
+  }
+  if (pid == 0) {
+    setpgid(0, 0);
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (getppid() != parent) _exit(127);
+    int devnull = open("/dev/null", O_RDONLY);
+    if (devnull >= 0) dup2(devnull, 0);
+    dup2(out_fd, 1);
+    dup2(err_fd, 2);
+    if (!options.working_dir.empty() && chdir(options.working_dir.c_str()) != 0) {
+      int e = errno;
+      [[maybe_unused]] auto w = write(status_pipe[1], &e, sizeof e);
+      _exit(127);
+    }
+    sigset_t none;
+    sigemptyset(&none);
+    sigprocmask(SIG_SETMASK, &none, nullptr);
+    execvpe(argv[0], argv.data(), envp.data());
+    int e = errno;
+    [[maybe_unused]] auto w = write(status_pipe[1], &e, sizeof e);
+    _exit(127);
+  }
+  // Set the group from the parent too, so kill_group works even before the child ran.
+  setpgid(pid, pid);
+  close(out_fd);
+  close(err_fd);
+  close(status_pipe[1]);
+  int child_errno = 0;
+  ssize_t n = read(status_pipe[0], &child_errno, sizeof child_errno);
+  close(status_pipe[0]);
+  if (n == sizeof child_errno) {
+    waitpid(pid, nullptr, 0);
+    return fail(Errc::process, "cannot start " + options.argv[0] + ": " + std::strerror(child_errno));
+  }
+  return Child(pid);
+}
+
+Child::Child(Child&& other) noexcept : pid_(other.pid_), reaped_(other.reaped_) {
+  other.pid_ = -1;
+  other.reaped_ = true;
+}
+
+Child& Child::operator=(Child&& other) noexcept {
+  if (this != &other) {
+    if (pid_ > 0 && !reaped_) {
+      kill_group();
+      waitpid(pid_, nullptr, 0);
+    }
+    pid_ = other.pid_;
+    reaped_ = other.reaped_;
+    other.pid_ = -1;
+    other.reaped_ = true;
+  }
+  return *this;
+}
+
+Child::~Child() {
+  if (pid_ > 0 && !reaped_) {
+    kill_group();
+    waitpid(pid_, nullptr, 0);
+  }
+}
+
+void Child::kill_group() {
+  if (pid_ <= 0) return;
+  ::kill(-pid_, SIGKILL);
+  if (!reaped_) ::kill(pid_, SIGKILL);
+}
+
+Result<ExitStatus> Child::wait(std::chrono::steady_clock::time_point deadline,
+                               const std::atomic<bool>* cancel) {
+  if (pid_ <= 0 || reaped_) return fail(Errc::internal, "child already waited for");
+  ExitStatus status;
+  auto pause = std::chrono::milliseconds(1);
+  for (;;) {
+    int raw = 0;
+    pid_t r = waitpid(pid_, &raw, WNOHANG);
+    if (r == pid_) {
+      reaped_ = true;
+      // Whatever the main process left behind in its group goes with it.
+      ::kill(-pid_, SIGKILL);
+      if (WIFEXITED(raw)) {
+        status.exited = true;
+        status.code = WEXITSTATUS(raw);
+      } else if (WIFSIGNALED(raw)) {
+        status.signal = WTERMSIG(raw);
+      }
+      return status;
+    }
+    if (r < 0 && errno != EINTR) return fail(Errc::process, std::string("waitpid: ") + std::strerror(errno));
+    bool over = std::chrono::steady_clock::now() >= deadline;
+    bool stop = cancel != nullptr && cancel->load();
+    if (over || stop) {
+      kill_group();
+      waitpid(pid_, &raw, 0);
+      reaped_ = true;
+      status.timed_out = over && !stop;
+      status.cancelled = stop;
+      status.signal = SIGKILL;
+      return status;
+    }
+    std::this_thread::sleep_for(pause);
+    // Back off from 1 ms to 20 ms: short runs are seen quickly, long ones cost little.
+    if (pause < std::chrono::milliseconds(20)) pause *= 2;
+  }
+}
+
+Result<std::string> run_capture(const std::vector<std::string>& argv, std::chrono::milliseconds timeout) {
+  auto dir = std::filesystem::temp_directory_path();
+  auto path = dir / ("flakescan-capture-" + std::to_string(getpid()) + "-" +
+                     std::to_string(std::chrono::steady_clock::now().time_since_epoch().count()));
+  SpawnOptions options{.argv = argv, .stdout_path = path.string(), .stderr_path = "/dev/null"};
+  auto child = Child::spawn(options);
+  if (!child) return std::unexpected(child.error());
+  auto status = child->wait(std::chrono::steady_clock::now() + timeout);
+  std::ifstream in(path);
+  std::stringstream text;
+  text << in.rdbuf();
+  std::filesystem::remove(path);
+  if (!status) return std::unexpected(status.error());
+  if (!status->success()) return fail(Errc::process, argv[0] + " " + status->describe());
+  return text.str();
+}
+
+}  // namespace flakescan::util

@@ -1,0 +1,67 @@
+#pragma once
+// Child processes for the backends: each child runs in its own process group so that a
+// deadline or a cancel kills it together with everything it started; the child also dies
+// with the daemon (PR_SET_PDEATHSIG). Waiting is blocking and must run off the network
+// threads. A child object that goes out of scope unwaited kills its group.
+#include <atomic>
+#include <chrono>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <sys/types.h>
+
+#include "util/error.hpp"
+
+namespace flakescan::util {
+
+struct SpawnOptions {
+  std::vector<std::string> argv;          // argv[0] is looked up on PATH
+  std::vector<std::string> extra_env;     // "NAME=value", added to the daemon's environment
+  std::string working_dir;                // empty: inherit
+  std::string stdout_path;                // empty: /dev/null
+  std::string stderr_path;                // empty: same file as stdout
+};
+
+struct ExitStatus {
+  bool exited = false;      // true: normal exit with `code`; false: killed by `signal`
+  int code = 0;
+  int signal = 0;
+  bool timed_out = false;   // we killed it at the deadline
+  bool cancelled = false;   // we killed it on request
+
+  bool success() const { return exited && code == 0 && !timed_out && !cancelled; }
+  std::string describe() const;
+};
+
+class Child {
+ public:
+  static Result<Child> spawn(const SpawnOptions& options);
+
+  Child(Child&& other) noexcept;
+  Child& operator=(Child&& other) noexcept;
+  Child(const Child&) = delete;
+  Child& operator=(const Child&) = delete;
+  ~Child();
+
+  pid_t pid() const { return pid_; }
+
+  // Waits until the child exits, the deadline passes (then kills the group) or *cancel
+  // becomes true (then kills the group). Polls the cancel flag every few milliseconds.
+  Result<ExitStatus> wait(std::chrono::steady_clock::time_point deadline,
+                          const std::atomic<bool>* cancel = nullptr);
+
+  // SIGKILL to the whole process group. Safe to call more than once.
+  void kill_group();
+
+ private:
+  explicit Child(pid_t pid) : pid_(pid) {}
+  pid_t pid_ = -1;
+  bool reaped_ = false;
+};
+
+// Runs a command to completion and returns its stdout (for short helper commands).
+Result<std::string> run_capture(const std::vector<std::string>& argv,
+                                std::chrono::milliseconds timeout);
+
+}  // namespace flakescan::util

@@ -1,0 +1,83 @@
+#include <catch2/catch.hpp>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <signal.h>
+#include <sstream>
+#include <thread>
+
+#include "util/process.hpp"
+
+using namespace flakescan::util;
+using namespace std::chrono_literals;
+
+namespace {
+auto soon(std::chrono::milliseconds ms) { return std::chrono::steady_clock::now() + ms; }
+}
+
+TEST_CASE("a child's exit status and output are observed", "[util][process]") {
+  auto out = std::filesystem::temp_directory_path() / "flakescan-process-test.out";
+  auto child = Child::spawn({.argv = {"sh", "-c", "echo hello; exit 3"}, .stdout_path = out.string()});
+  REQUIRE(child);
+  auto status = child->wait(soon(10s));
+  REQUIRE(status);
+  CHECK(status->exited);
+  CHECK(status->code == 3);
+  CHECK_FALSE(status->success());
+  std::ifstream in(out);
+  std::string line;
+  std::getline(in, line);
+  CHECK(line == "hello");
+}
+
+TEST_CASE("the deadline kills the whole process group", "[util][process]") {
+  auto pidfile = std::filesystem::temp_directory_path() / "flakescan-process-grandchild.pid";
+  std::filesystem::remove(pidfile);
+  // The shell starts a grandchild that would outlive it; both must die.
+  std::string script = "sleep 60 & echo $! > " + pidfile.string() + "; wait";
+  auto child = Child::spawn({.argv = {"sh", "-c", script}});
+  REQUIRE(child);
+  auto started = std::chrono::steady_clock::now();
+  auto status = child->wait(soon(300ms));
+  REQUIRE(status);
+  CHECK(status->timed_out);
+  CHECK(std::chrono::steady_clock::now() - started < 5s);
+  std::ifstream in(pidfile);
+  pid_t grandchild = 0;
+  in >> grandchild;
+  REQUIRE(grandchild > 0);
+  // Reaped by init shortly after the kill; a zombie still answers kill(0), so poll /proc state.
+  bool gone = false;
+  for (int i = 0; i < 100 && !gone; ++i) {
+    std::ifstream stat("/proc/" + std::to_string(grandchild) + "/stat");
+    std::string all;
+    std::getline(stat, all);
+    gone = !stat || all.find(") Z") != std::string::npos;
+    if (!gone) std::this_thread::sleep_for(20ms);
+  }
+  CHECK(gone);
+}
+
+TEST_CASE("a cancel flag stops the child", "[util][process]") {
+  std::atomic<bool> cancel{true};
+  auto child = Child::spawn({.argv = {"sleep", "30"}});
+  REQUIRE(child);
+  auto status = child->wait(soon(30s), &cancel);
+  REQUIRE(status);
+  CHECK(status->cancelled);
+  CHECK_FALSE(status->timed_out);
+}
+
+TEST_CASE("a missing program is an error, not a crash", "[util][process]") {
+  auto child = Child::spawn({.argv = {"/nonexistent/flakescan-no-such-program"}});
+  REQUIRE_FALSE(child);
+  CHECK(child.error().code == Errc::process);
+}
+
+TEST_CASE("run_capture returns what the command printed", "[util][process]") {
+  auto text = run_capture({"sh", "-c", "printf abc"}, 5s);
+  REQUIRE(text);
+  CHECK(*text == "abc");
+  CHECK_FALSE(run_capture({"false"}, 5s));
+}
