@@ -1,0 +1,143 @@
+#include "backend/local_jvm/local_jvm_executor.hpp"
+
+#include <chrono>
+#include <fstream>
+#include <sstream>
+
+#include "backend/local_jvm/runner_results.hpp"
+#include "util/log.hpp"
+#include "util/process.hpp"
+
+namespace flakescan::backend {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string join(const std::vector<std::string>& parts, char sep) {
+  std::string out;
+  for (const auto& p : parts) {
+    if (!out.empty()) out += sep;
+    out += p;
+  }
+  return out;
+}
+
+util::Result<std::string> read_file(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return std::string{};  // the runner never got to create it
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+util::Result<bool> write_lines(const fs::path& path, const std::vector<std::string>& lines) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  for (const auto& l : lines) out << l << '\n';
+  out.close();
+  if (!out) return util::fail(util::Errc::io, "cannot write " + path.string());
+  return true;
+}
+
+}  // namespace
+
+std::vector<std::string> default_platform_jars(const fs::path& java_lib) {
+  std::vector<std::string> out;
+  for (const char* jar : {"junit-platform-launcher.jar", "junit-platform-engine.jar", "junit-platform-commons.jar",
+                          "junit-jupiter-engine.jar", "junit-jupiter-api.jar", "junit-jupiter-params.jar",
+                          "junit-vintage-engine.jar", "junit4.jar", "hamcrest-core.jar", "opentest4j.jar",
+                          "apiguardian-api.jar"})
+    out.push_back((java_lib / jar).string());
+  return out;
+}
+
+std::vector<std::string> missing_classpath_entries(const std::vector<std::string>& classpath) {
+  std::vector<std::string> missing;
+  for (const auto& entry : classpath) {
+    std::string path = entry;
+    if (path.ends_with("/*")) path.resize(path.size() - 2);
+    std::error_code ec;
+    if (path.empty() || !fs::exists(path, ec)) missing.push_back(entry);
+  }
+  return missing;
+}
+
+LocalJvmExecutor::LocalJvmExecutor(LocalJvmConfig config) : config_(std::move(config)) {
+  if (config_.parallelism < 1) config_.parallelism = 1;
+}
+
+std::vector<std::string> LocalJvmExecutor::command(const std::string& mode, const fs::path& tests_file,
+                                                   const fs::path& results_file) const {
+  // The project's classpath comes first so that its own JUnit versions win; the runner and
+  // Debian's platform jars fill in what it lacks.
+  std::vector<std::string> cp = config_.classpath;
+  cp.push_back(config_.runner_jar.string());
+  cp.insert(cp.end(), config_.platform_jars.begin(), config_.platform_jars.end());
+  std::vector<std::string> argv{config_.java};
+  argv.insert(argv.end(), config_.jvm_args.begin(), config_.jvm_args.end());
+  argv.insert(argv.end(), {"-cp", join(cp, ':'), "io.flakescan.runner.Main", mode, "--tests-file",
+                           tests_file.string(), "--results", results_file.string()});
+  return argv;
+}
+
+util::Result<core::TestExecutor::Discovery> LocalJvmExecutor::discover(const std::vector<core::TestId>& ids,
+                                                                       const core::CancelFlag& cancel) {
+  std::error_code ec;
+  fs::create_directories(config_.work_dir, ec);
+  fs::path base = config_.work_dir / "discover";
+  std::vector<std::string> lines;
+  for (const auto& id : ids) lines.push_back(id.str());
+  if (auto w = write_lines(base.string() + ".tests", lines); !w) return std::unexpected(w.error());
+  auto child = util::Child::spawn({.argv = command("discover", base.string() + ".tests", base.string() + ".results"),
+                                   .stdout_path = base.string() + ".log"});
+  if (!child) return std::unexpected(child.error());
+  auto status = child->wait(std::chrono::steady_clock::now() + std::chrono::milliseconds(config_.discover_timeout_ms), &cancel);
+  if (!status) return std::unexpected(status.error());
+  if (status->cancelled) return util::fail(util::Errc::cancelled, "discovery cancelled");
+  auto text = read_file(base.string() + ".results");
+  if (!text) return std::unexpected(text.error());
+  auto parsed = parse_discover_stream(*text);
+  if (!parsed) return std::unexpected(parsed.error());
+  if (!parsed->done) {
+    auto log = read_file(base.string() + ".log");
+    std::string tail = log ? log->substr(log->size() > 2000 ? log->size() - 2000 : 0) : "";
+    return util::fail(util::Errc::process, "test discovery failed: the JVM " + status->describe() +
+                                               (tail.empty() ? "" : "; its output ends with:\n" + tail));
+  }
+  return parsed->discovery;
+}
+
+util::Result<core::RunReport> LocalJvmExecutor::run(const core::RunSpec& spec, const core::CancelFlag& cancel) {
+  static auto log = util::logger("backend");
+  std::error_code ec;
+  fs::create_directories(config_.work_dir, ec);
+  fs::path base = config_.work_dir / ("run-" + std::to_string(next_file_++));
+  fs::path tests_file = base.string() + ".tests", results_file = base.string() + ".results";
+  if (auto w = write_lines(tests_file, spec.tests); !w) return std::unexpected(w.error());
+
+  core::RunReport report;
+  report.log_path = base.string() + ".log";
+  auto started = std::chrono::steady_clock::now();
+  auto child = util::Child::spawn({.argv = command("run", tests_file, results_file), .stdout_path = report.log_path});
+  if (!child) return std::unexpected(child.error());
+  auto status = child->wait(started + std::chrono::milliseconds(spec.timeout_ms), &cancel);
+  if (!status) return std::unexpected(status.error());
+  report.wall_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
+  report.exit_code = status->exited ? status->code : -1;
+  report.signal = status->exited ? 0 : status->signal;
+  report.timed_out = status->timed_out;
+  if (status->cancelled) return util::fail(util::Errc::cancelled, "run cancelled");
+
+  auto text = read_file(results_file);
+  if (!text) return std::unexpected(text.error());
+  auto stream = parse_run_stream(*text, spec.tests.size());
+  if (!stream) return std::unexpected(stream.error());
+  std::string end = status->timed_out ? "was killed at the " + std::to_string(spec.timeout_ms / 1000) + " s deadline"
+                                      : status->describe();
+  if (!status->success()) report.infra_reason = "the JVM " + end;
+  assemble_report(*stream, spec.tests, end, report);
+  log->debug("run {} ({} tests) {} in {:.0f} ms", base.filename().string(), spec.tests.size(), end, report.wall_ms);
+  return report;
+}
+
+}  // namespace flakescan::backend

@@ -1,0 +1,50 @@
+#pragma once
+// The local-JVM backend: every run is a fresh `java` process running flakescan's runner jar
+// with the project's test classpath. The process gets a deadline; at the deadline, on
+// cancel, or when the daemon dies, its whole process group is killed, and whatever the
+// runner did not report becomes an infra outcome that says how the JVM ended.
+// Thread-safe: runs may be started from several threads at once (each has its own files).
+#include <atomic>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "core/executor.hpp"
+
+namespace flakescan::backend {
+
+struct LocalJvmConfig {
+  std::string java = "java";                 // the java launcher
+  std::filesystem::path runner_jar;          // flakescan-runner.jar
+  std::vector<std::string> platform_jars;    // JUnit Platform launcher + engines (Debian's)
+  std::vector<std::string> classpath;        // the project's test runtime classpath
+  std::vector<std::string> jvm_args;         // extra JVM options
+  std::filesystem::path work_dir;            // per-scan folder for tests lists, results, logs
+  int parallelism = 2;
+  int discover_timeout_ms = 60000;
+};
+
+// Debian's JUnit Platform jars under `java_lib` (/usr/share/java), in the order the runner needs.
+std::vector<std::string> default_platform_jars(const std::filesystem::path& java_lib);
+
+// Entries of a classpath that do not exist ("dir/*" wildcards are checked as dirs).
+std::vector<std::string> missing_classpath_entries(const std::vector<std::string>& classpath);
+
+class LocalJvmExecutor final : public core::TestExecutor {
+ public:
+  explicit LocalJvmExecutor(LocalJvmConfig config);
+
+  util::Result<Discovery> discover(const std::vector<core::TestId>& ids, const core::CancelFlag& cancel) override;
+  util::Result<core::RunReport> run(const core::RunSpec& spec, const core::CancelFlag& cancel) override;
+  int parallelism() const override { return config_.parallelism; }
+
+  // The full java command line for a runner invocation (also used to start JVMs under JDWP).
+  std::vector<std::string> command(const std::string& mode, const std::filesystem::path& tests_file,
+                                   const std::filesystem::path& results_file) const;
+
+ private:
+  LocalJvmConfig config_;
+  std::atomic<long> next_file_{0};
+};
+
+}  // namespace flakescan::backend

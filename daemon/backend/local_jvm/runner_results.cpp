@@ -1,0 +1,105 @@
+#include "backend/local_jvm/runner_results.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include "core/signature.hpp"
+
+namespace flakescan::backend {
+
+namespace {
+
+using nlohmann::json;
+
+// Calls fn(line_json) for each complete line; the last line counts only when newline-ended.
+template <class Fn>
+util::Result<bool> for_each_line(std::string_view text, Fn&& fn) {
+  while (!text.empty()) {
+    size_t nl = text.find('\n');
+    if (nl == std::string_view::npos) break;  // torn tail
+    std::string_view line = text.substr(0, nl);
+    text.remove_prefix(nl + 1);
+    if (line.empty()) continue;
+    json j = json::parse(line, nullptr, false);
+    if (j.is_discarded() || !j.is_object() || !j.contains("event") || !j["event"].is_string())
+      return util::fail(util::Errc::malformed, "runner wrote a bad results line: " + std::string(line.substr(0, 200)));
+    if (auto r = fn(j); !r) return std::unexpected(r.error());
+  }
+  return true;
+}
+
+std::string str(const json& j, const char* key) {
+  auto it = j.find(key);
+  return it != j.end() && it->is_string() ? it->get<std::string>() : std::string{};
+}
+
+}  // namespace
+
+util::Result<RunnerStream> parse_run_stream(std::string_view text, size_t expected_tests) {
+  RunnerStream out;
+  out.finished.resize(expected_tests);
+  auto ok = for_each_line(text, [&](const json& j) -> util::Result<bool> {
+    std::string event = j["event"];
+    if (event == "done") {
+      out.done = true;
+      return true;
+    }
+    if (event != "started" && event != "finished") return true;  // newer runner events are ignored
+    if (!j.contains("index") || !j["index"].is_number_unsigned())
+      return util::fail(util::Errc::malformed, "results line without an index");
+    size_t index = j["index"].get<size_t>();
+    if (index >= expected_tests) return util::fail(util::Errc::malformed, "results index out of range");
+    if (event == "started") {
+      out.started_unfinished = index;
+      return true;
+    }
+    auto outcome = core::parse_outcome(str(j, "outcome"));
+    if (!outcome || *outcome == core::Outcome::infra)
+      return util::fail(util::Errc::malformed, "unknown outcome '" + str(j, "outcome") + "'");
+    core::TestResult r;
+    r.test = str(j, "test");
+    r.outcome = *outcome;
+    r.message = str(j, "message");
+    r.exception_type = str(j, "exception");
+    r.stack = str(j, "stack");
+    if (auto d = j.find("duration_ms"); d != j.end() && d->is_number()) r.duration_ms = d->get<double>();
+    if (core::is_failure(r.outcome)) r.signature = core::failure_signature(r.exception_type, r.stack, r.test);
+    out.finished[index] = std::move(r);
+    if (out.started_unfinished == index) out.started_unfinished.reset();
+    return true;
+  });
+  if (!ok) return std::unexpected(ok.error());
+  return out;
+}
+
+util::Result<DiscoverStream> parse_discover_stream(std::string_view text) {
+  DiscoverStream out;
+  auto ok = for_each_line(text, [&](const json& j) -> util::Result<bool> {
+    std::string event = j["event"];
+    if (event == "done") out.done = true;
+    else if (event == "test") out.discovery.tests.push_back(str(j, "test"));
+    else if (event == "missing") out.discovery.missing.emplace_back(str(j, "test"), str(j, "reason"));
+    return true;
+  });
+  if (!ok) return std::unexpected(ok.error());
+  return out;
+}
+
+void assemble_report(const RunnerStream& stream, const std::vector<std::string>& tests,
+                     const std::string& process_end, core::RunReport& report) {
+  report.results.clear();
+  for (size_t i = 0; i < tests.size(); ++i) {
+    if (i < stream.finished.size() && stream.finished[i]) {
+      report.results.push_back(*stream.finished[i]);
+      continue;
+    }
+    core::TestResult r;
+    r.test = tests[i];
+    r.outcome = core::Outcome::infra;
+    r.message = stream.started_unfinished == i ? "test did not finish: the JVM " + process_end + " while it ran"
+                                               : "test never started: the JVM " + process_end + " before it";
+    report.results.push_back(std::move(r));
+  }
+  if (!stream.done && report.infra_reason.empty()) report.infra_reason = "the JVM " + process_end + " before the runner finished";
+}
+
+}  // namespace flakescan::backend

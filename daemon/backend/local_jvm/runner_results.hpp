@@ -1,0 +1,44 @@
+#pragma once
+// Decodes the runner's results stream (one JSON object per line, written by
+// daemon/runner's ResultSink) into per-test results. Pure: text in, structs out.
+//
+//   {"event":"started","index":0,"test":"p.C#m"}
+//   {"event":"finished","index":0,"test":"p.C#m","outcome":"fail","message":..,
+//    "exception":..,"stack":..,"duration_ms":12.5}
+//   {"event":"test","test":"p.C#m"}            (discover mode)
+//   {"event":"missing","test":"p.C","reason":..} (discover mode)
+//   {"event":"done"}
+//
+// A torn last line (the JVM died while writing) is ignored; any other bad line is an error.
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/executor.hpp"
+#include "core/run.hpp"
+#include "util/error.hpp"
+
+namespace flakescan::backend {
+
+struct RunnerStream {
+  std::vector<std::optional<core::TestResult>> finished;  // by index
+  std::optional<size_t> started_unfinished;                // index of a test cut short
+  bool done = false;
+};
+
+util::Result<RunnerStream> parse_run_stream(std::string_view text, size_t expected_tests);
+
+struct DiscoverStream {
+  core::TestExecutor::Discovery discovery;
+  bool done = false;
+};
+
+util::Result<DiscoverStream> parse_discover_stream(std::string_view text);
+
+// Fills `report.results` for every entry of `tests`, turning what the stream lacks into
+// infra outcomes that say how the process ended.
+void assemble_report(const RunnerStream& stream, const std::vector<std::string>& tests,
+                     const std::string& process_end, core::RunReport& report);
+
+}  // namespace flakescan::backend

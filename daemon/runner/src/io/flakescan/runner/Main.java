@@ -1,0 +1,59 @@
+package io.flakescan.runner;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Paths;
+import java.util.List;
+
+/**
+ * flakescan's JVM runner. Usage:
+ * <pre>
+ *   java -cp PROJECT_CP:RUNNER_CP io.flakescan.runner.Main run      --tests-file F --results R
+ *   java -cp PROJECT_CP:RUNNER_CP io.flakescan.runner.Main discover --tests-file F --results R
+ * </pre>
+ * F holds one test id per line ("pkg.Class#method" or "pkg.Class"). {@code run} executes the
+ * ids in exactly that order (repeats allowed) and writes one "started" and one "finished"
+ * line per entry to R; {@code discover} writes one "test" line per test method of each id, or
+ * a "missing" line. The exit status is 0 when the runner itself worked, whatever the tests did.
+ */
+public final class Main {
+    private Main() {}
+
+    public static void main(String[] args) {
+        String mode = null;
+        String testsFile = null;
+        String resultsFile = null;
+        for (int i = 0; i < args.length; i++) {
+            switch (args[i]) {
+                case "--tests-file": testsFile = args[++i]; break;
+                case "--results": resultsFile = args[++i]; break;
+                default: mode = args[i];
+            }
+        }
+        if (mode == null || testsFile == null || resultsFile == null) {
+            System.err.println("usage: Main run|discover --tests-file F --results R");
+            System.exit(2);
+        }
+        try (ResultSink sink = new ResultSink(resultsFile)) {
+            List<String> ids = Files.readAllLines(Paths.get(testsFile), StandardCharsets.UTF_8);
+            ids.removeIf(String::isBlank);
+            OrderedRunner runner = new OrderedRunner(sink);
+            if (mode.equals("run")) {
+                runner.run(ids);
+            } else if (mode.equals("discover")) {
+                runner.discover(ids);
+            } else {
+                System.err.println("unknown mode " + mode);
+                System.exit(2);
+            }
+            sink.write(new JsonLine().put("event", "done"));
+        } catch (IOException | RuntimeException e) {
+            System.err.println("flakescan runner failed: " + e);
+            e.printStackTrace();
+            System.exit(3);
+        }
+        // Tests may leave non-daemon threads behind; they must not keep the JVM alive.
+        System.exit(0);
+    }
+}

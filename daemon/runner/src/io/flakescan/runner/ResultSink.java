@@ -1,0 +1,35 @@
+package io.flakescan.runner;
+
+import java.io.FileOutputStream;
+import java.io.IOException;
+import java.io.OutputStreamWriter;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * The results stream: one JSON object per line, flushed at once, so that a JVM that dies
+ * mid-test leaves every finished result and a "started" line for the test it died in.
+ * It is a file of its own, not stdout, because tests print to stdout.
+ */
+final class ResultSink implements AutoCloseable {
+    private final Writer writer;
+
+    ResultSink(String path) throws IOException {
+        writer = new OutputStreamWriter(new FileOutputStream(path), StandardCharsets.UTF_8);
+    }
+
+    synchronized void write(JsonLine line) {
+        try {
+            writer.write(line.toString());
+            writer.write('\n');
+            writer.flush();
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot write results: " + e.getMessage(), e);
+        }
+    }
+
+    @Override
+    public void close() throws IOException {
+        writer.close();
+    }
+}

@@ -1,0 +1,351 @@
+#include "store/store.hpp"
+
+#include <chrono>
+#include <cstdio>
+#include <ctime>
+#include <nlohmann/json.hpp>
+#include <sqlite3.h>
+
+#include "store/migrations.hpp"
+#include "util/log.hpp"
+
+namespace flakescan::store {
+
+namespace {
+
+using util::Errc;
+
+util::Error sql_error(sqlite3* db, const std::string& what) {
+  return util::Error{Errc::storage, what + ": " + sqlite3_errmsg(db)};
+}
+
+// A prepared statement with positional binds; finalised on scope exit.
+class Statement {
+ public:
+  Statement(sqlite3* db, const char* sql) : db_(db) {
+    if (sqlite3_prepare_v2(db, sql, -1, &stmt_, nullptr) != SQLITE_OK) stmt_ = nullptr;
+  }
+  ~Statement() { sqlite3_finalize(stmt_); }
+  bool ok() const { return stmt_ != nullptr; }
+
+  Statement& bind(const std::string& v) { sqlite3_bind_text(stmt_, ++n_, v.data(), int(v.size()), SQLITE_TRANSIENT); return *this; }
+  Statement& bind(std::int64_t v) { sqlite3_bind_int64(stmt_, ++n_, v); return *this; }
+  Statement& bind(int v) { sqlite3_bind_int(stmt_, ++n_, v); return *this; }
+  Statement& bind(double v) { sqlite3_bind_double(stmt_, ++n_, v); return *this; }
+  Statement& bind_null() { sqlite3_bind_null(stmt_, ++n_); return *this; }
+
+  int step() { return sqlite3_step(stmt_); }
+  std::string text(int col) const {
+    auto p = sqlite3_column_text(stmt_, col);
+    return p ? std::string(reinterpret_cast<const char*>(p), sqlite3_column_bytes(stmt_, col)) : std::string{};
+  }
+  std::int64_t integer(int col) const { return sqlite3_column_int64(stmt_, col); }
+  double real(int col) const { return sqlite3_column_double(stmt_, col); }
+
+ private:
+  sqlite3* db_;
+  sqlite3_stmt* stmt_ = nullptr;
+  int n_ = 0;
+};
+
+std::vector<std::string> parse_string_array(const std::string& text) {
+  auto j = nlohmann::json::parse(text, nullptr, false);
+  std::vector<std::string> out;
+  if (j.is_array())
+    for (auto& e : j) if (e.is_string()) out.push_back(e.get<std::string>());
+  return out;
+}
+
+const char* scan_columns =
+    "SELECT id, state, request, backend, techniques, seed, created_at, COALESCE(started_at,''), "
+    "COALESCE(finished_at,''), COALESCE(error,''), tests_total, runs_planned, "
+    "(SELECT COUNT(*) FROM runs WHERE runs.scan_id = scans.id) FROM scans ";
+
+ScanRecord read_scan(const Statement& s) {
+  ScanRecord r;
+  r.id = s.text(0);
+  r.state = s.text(1);
+  r.request = s.text(2);
+  r.backend = s.text(3);
+  r.techniques = parse_string_array(s.text(4));
+  r.seed = s.integer(5);
+  r.created_at = s.text(6);
+  r.started_at = s.text(7);
+  r.finished_at = s.text(8);
+  r.error = s.text(9);
+  r.tests_total = int(s.integer(10));
+  r.runs_planned = int(s.integer(11));
+  r.runs_done = int(s.integer(12));
+  return r;
+}
+
+}  // namespace
+
+std::string now_iso8601() {
+  auto now = std::chrono::system_clock::now();
+  auto secs = std::chrono::system_clock::to_time_t(now);
+  int ms = int(std::chrono::duration_cast<std::chrono::milliseconds>(now.time_since_epoch()).count() % 1000);
+  std::tm tm{};
+  gmtime_r(&secs, &tm);
+  char buf[40];
+  std::snprintf(buf, sizeof buf, "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday,
+                tm.tm_hour, tm.tm_min, tm.tm_sec, ms);
+  return buf;
+}
+
+util::Result<std::unique_ptr<Store>> Store::open(const std::filesystem::path& path) {
+  std::error_code ec;
+  if (path.has_parent_path()) std::filesystem::create_directories(path.parent_path(), ec);
+  sqlite3* db = nullptr;
+  if (sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX, nullptr) != SQLITE_OK) {
+    std::string msg = db ? sqlite3_errmsg(db) : "out of memory";
+    sqlite3_close(db);
+    return util::fail(Errc::storage, "cannot open store " + path.string() + ": " + msg);
+  }
+  sqlite3_busy_timeout(db, 5000);
+  std::unique_ptr<Store> store(new Store(db));
+  // WAL with synchronous=NORMAL: a committed transaction survives a crash or kill of the
+  // process (only a power loss could lose the last ones).
+  for (const char* pragma : {"PRAGMA journal_mode=WAL", "PRAGMA synchronous=NORMAL", "PRAGMA foreign_keys=ON"}) {
+    if (auto r = store->exec(pragma); !r) return std::unexpected(r.error());
+  }
+  if (auto r = store->migrate(); !r) return std::unexpected(r.error());
+  return store;
+}
+
+Store::~Store() { sqlite3_close(db_); }
+
+util::Result<bool> Store::exec(const std::string& sql) {
+  char* err = nullptr;
+  if (sqlite3_exec(db_, sql.c_str(), nullptr, nullptr, &err) != SQLITE_OK) {
+    std::string msg = err ? err : "unknown error";
+    sqlite3_free(err);
+    return util::fail(Errc::storage, msg);
+  }
+  return true;
+}
+
+util::Result<bool> Store::migrate() {
+  std::lock_guard lock(mutex_);
+  if (auto r = exec("CREATE TABLE IF NOT EXISTS schema_migrations (name TEXT PRIMARY KEY, applied_at TEXT NOT NULL)"); !r)
+    return r;
+  for (const auto& m : migrations()) {
+    Statement seen(db_, "SELECT 1 FROM schema_migrations WHERE name = ?");
+    seen.bind(std::string(m.name));
+    if (seen.step() == SQLITE_ROW) continue;
+    if (auto r = exec("BEGIN IMMEDIATE"); !r) return r;
+    auto applied = exec(std::string(m.sql));
+    if (applied) {
+      Statement mark(db_, "INSERT INTO schema_migrations(name, applied_at) VALUES (?, ?)");
+      mark.bind(std::string(m.name)).bind(now_iso8601());
+      if (mark.step() != SQLITE_DONE) applied = std::unexpected(sql_error(db_, "recording migration"));
+    }
+    if (!applied) {
+      exec("ROLLBACK");
+      return util::fail(Errc::storage, "migration " + std::string(m.name) + " failed: " + applied.error().message);
+    }
+    if (auto r = exec("COMMIT"); !r) return r;
+    util::logger("store")->info("applied migration {}", m.name);
+  }
+  return true;
+}
+
+util::Result<bool> Store::create_scan(const ScanRecord& scan) {
+  std::lock_guard lock(mutex_);
+  Statement s(db_, "INSERT INTO scans(id, state, request, backend, techniques, seed, created_at) VALUES (?,?,?,?,?,?,?)");
+  s.bind(scan.id).bind(scan.state).bind(scan.request).bind(scan.backend)
+      .bind(nlohmann::json(scan.techniques).dump()).bind(scan.seed).bind(scan.created_at.empty() ? now_iso8601() : scan.created_at);
+  if (s.step() != SQLITE_DONE) return std::unexpected(sql_error(db_, "creating scan"));
+  return true;
+}
+
+util::Result<ScanRecord> Store::scan(const std::string& id) {
+  std::lock_guard lock(mutex_);
+  Statement s(db_, (std::string(scan_columns) + "WHERE id = ?").c_str());
+  s.bind(id);
+  int rc = s.step();
+  if (rc == SQLITE_ROW) return read_scan(s);
+  if (rc == SQLITE_DONE) return util::fail(Errc::not_found, "no scan with id '" + id + "'");
+  return std::unexpected(sql_error(db_, "reading scan"));
+}
+
+util::Result<std::vector<ScanRecord>> Store::scans(int limit) {
+  std::lock_guard lock(mutex_);
+  Statement s(db_, (std::string(scan_columns) + "ORDER BY created_at DESC LIMIT ?").c_str());
+  s.bind(limit);
+  std::vector<ScanRecord> out;
+  int rc;
+  while ((rc = s.step()) == SQLITE_ROW) out.push_back(read_scan(s));
+  if (rc != SQLITE_DONE) return std::unexpected(sql_error(db_, "listing scans"));
+  return out;
+}
+
+util::Result<bool> Store::set_scan_state(const std::string& id, const std::string& state, const std::string& error) {
+  std::lock_guard lock(mutex_);
+  bool starting = state == "running";
+  bool ending = state != "queued" && state != "running";
+  Statement s(db_,
+              "UPDATE scans SET state = ?, error = COALESCE(NULLIF(?, ''), error), "
+              "started_at = CASE WHEN ? THEN COALESCE(started_at, ?) ELSE started_at END, "
+              "finished_at = CASE WHEN ? THEN ? ELSE finished_at END WHERE id = ?");
+  std::string now = now_iso8601();
+  s.bind(state).bind(error).bind(int(starting)).bind(now).bind(int(ending)).bind(now).bind(id);
+  if (s.step() != SQLITE_DONE) return std::unexpected(sql_error(db_, "updating scan"));
+  if (sqlite3_changes(db_) == 0) return util::fail(Errc::not_found, "no scan with id '" + id + "'");
+  return true;
+}
+
+util::Result<bool> Store::set_scan_progress(const std::string& id, int tests_total, int runs_planned) {
+  std::lock_guard lock(mutex_);
+  Statement s(db_, "UPDATE scans SET tests_total = ?, runs_planned = ? WHERE id = ?");
+  s.bind(tests_total).bind(runs_planned).bind(id);
+  if (s.step() != SQLITE_DONE) return std::unexpected(sql_error(db_, "updating scan progress"));
+  return true;
+}
+
+util::Result<int> Store::interrupt_unfinished() {
+  std::lock_guard lock(mutex_);
+  Statement s(db_,
+              "UPDATE scans SET state = 'interrupted', finished_at = ?, "
+              "error = 'the daemon stopped while the scan ran; its finished runs are kept' "
+              "WHERE state IN ('queued', 'running')");
+  s.bind(now_iso8601());
+  if (s.step() != SQLITE_DONE) return std::unexpected(sql_error(db_, "marking interrupted scans"));
+  return sqlite3_changes(db_);
+}
+
+util::Result<std::int64_t> Store::record_run(const std::string& scan_id, const core::RunSpec& spec,
+                                             const core::RunReport& report) {
+  std::lock_guard lock(mutex_);
+  if (auto r = exec("BEGIN IMMEDIATE"); !r) return std::unexpected(r.error());
+  auto rollback = [&](util::Error e) -> util::Result<std::int64_t> {
+    exec("ROLLBACK");
+    return std::unexpected(std::move(e));
+  };
+  Statement run(db_,
+                "INSERT INTO runs(scan_id, technique, purpose, seed, tests, exit_code, signal, timed_out, infra_reason, "
+                "wall_ms, log_path, finished_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)");
+  run.bind(scan_id).bind(spec.technique).bind(spec.purpose).bind(std::int64_t(spec.seed))
+      .bind(nlohmann::json(spec.tests).dump()).bind(report.exit_code).bind(report.signal).bind(int(report.timed_out))
+      .bind(report.infra_reason).bind(report.wall_ms).bind(report.log_path).bind(now_iso8601());
+  if (run.step() != SQLITE_DONE) return rollback(sql_error(db_, "recording run"));
+  std::int64_t run_id = sqlite3_last_insert_rowid(db_);
+  for (size_t i = 0; i < report.results.size(); ++i) {
+    const auto& r = report.results[i];
+    Statement res(db_,
+                  "INSERT INTO results(run_id, position, test, outcome, message, exception, signature, stack, duration_ms) "
+                  "VALUES (?,?,?,?,?,?,?,?,?)");
+    res.bind(run_id).bind(int(i)).bind(r.test).bind(std::string(core::outcome_name(r.outcome))).bind(r.message)
+        .bind(r.exception_type).bind(r.signature).bind(r.stack).bind(r.duration_ms);
+    if (res.step() != SQLITE_DONE) return rollback(sql_error(db_, "recording result"));
+  }
+  if (auto r = exec("COMMIT"); !r) return rollback(r.error());
+  return run_id;
+}
+
+namespace {
+
+util::Result<bool> read_results(sqlite3* db, core::RecordedRun& run) {
+  Statement s(db,
+              "SELECT test, outcome, message, exception, signature, stack, duration_ms FROM results "
+              "WHERE run_id = ? ORDER BY position");
+  s.bind(run.id);
+  int rc;
+  while ((rc = s.step()) == SQLITE_ROW) {
+    core::TestResult r;
+    r.test = s.text(0);
+    r.outcome = core::parse_outcome(s.text(1)).value_or(core::Outcome::infra);
+    r.message = s.text(2);
+    r.exception_type = s.text(3);
+    r.signature = s.text(4);
+    r.stack = s.text(5);
+    r.duration_ms = s.real(6);
+    run.report.results.push_back(std::move(r));
+  }
+  if (rc != SQLITE_DONE) return std::unexpected(sql_error(db, "reading results"));
+  return true;
+}
+
+const char* run_columns =
+    "SELECT id, technique, purpose, seed, tests, exit_code, signal, timed_out, infra_reason, wall_ms, log_path FROM runs ";
+
+core::RecordedRun read_run(const Statement& s) {
+  core::RecordedRun r;
+  r.id = s.integer(0);
+  r.spec.technique = s.text(1);
+  r.spec.purpose = s.text(2);
+  r.spec.seed = std::uint64_t(s.integer(3));
+  r.spec.tests = parse_string_array(s.text(4));
+  r.report.exit_code = int(s.integer(5));
+  r.report.signal = int(s.integer(6));
+  r.report.timed_out = s.integer(7) != 0;
+  r.report.infra_reason = s.text(8);
+  r.report.wall_ms = s.real(9);
+  r.report.log_path = s.text(10);
+  return r;
+}
+
+}  // namespace
+
+util::Result<core::RecordedRun> Store::run(std::int64_t id) {
+  std::lock_guard lock(mutex_);
+  Statement s(db_, (std::string(run_columns) + "WHERE id = ?").c_str());
+  s.bind(id);
+  int rc = s.step();
+  if (rc == SQLITE_DONE) return util::fail(Errc::not_found, "no run with id " + std::to_string(id));
+  if (rc != SQLITE_ROW) return std::unexpected(sql_error(db_, "reading run"));
+  auto run = read_run(s);
+  if (auto r = read_results(db_, run); !r) return std::unexpected(r.error());
+  return run;
+}
+
+util::Result<std::vector<core::RecordedRun>> Store::runs_of_scan(const std::string& scan_id) {
+  std::lock_guard lock(mutex_);
+  Statement s(db_, (std::string(run_columns) + "WHERE scan_id = ? ORDER BY id").c_str());
+  s.bind(scan_id);
+  std::vector<core::RecordedRun> out;
+  int rc;
+  while ((rc = s.step()) == SQLITE_ROW) out.push_back(read_run(s));
+  if (rc != SQLITE_DONE) return std::unexpected(sql_error(db_, "listing runs"));
+  for (auto& run : out)
+    if (auto r = read_results(db_, run); !r) return std::unexpected(r.error());
+  return out;
+}
+
+util::Result<bool> Store::save_verdicts(const std::string& scan_id, const std::vector<VerdictRow>& verdicts) {
+  std::lock_guard lock(mutex_);
+  if (auto r = exec("BEGIN IMMEDIATE"); !r) return r;
+  for (const auto& v : verdicts) {
+    Statement s(db_, "INSERT OR REPLACE INTO verdicts(scan_id, test, verdict, category, body) VALUES (?,?,?,?,?)");
+    s.bind(scan_id).bind(v.test).bind(v.verdict);
+    if (v.category.empty()) s.bind_null();
+    else s.bind(v.category);
+    s.bind(v.body);
+    if (s.step() != SQLITE_DONE) {
+      auto e = sql_error(db_, "saving verdict");
+      exec("ROLLBACK");
+      return std::unexpected(e);
+    }
+  }
+  return exec("COMMIT");
+}
+
+util::Result<std::vector<VerdictRow>> Store::verdicts(const std::string& scan_id) {
+  std::lock_guard lock(mutex_);
+  Statement s(db_, "SELECT test, verdict, COALESCE(category, ''), body FROM verdicts WHERE scan_id = ? ORDER BY rowid");
+  s.bind(scan_id);
+  std::vector<VerdictRow> out;
+  int rc;
+  while ((rc = s.step()) == SQLITE_ROW) out.push_back({s.text(0), s.text(1), s.text(2), s.text(3)});
+  if (rc != SQLITE_DONE) return std::unexpected(sql_error(db_, "reading verdicts"));
+  return out;
+}
+
+util::Result<std::string> Store::journal_mode() {
+  std::lock_guard lock(mutex_);
+  Statement s(db_, "PRAGMA journal_mode");
+  if (s.step() != SQLITE_ROW) return std::unexpected(sql_error(db_, "reading journal mode"));
+  return s.text(0);
+}
+
+}  // namespace flakescan::store
