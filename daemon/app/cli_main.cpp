@@ -15,6 +15,7 @@ struct Command {
 constexpr Command commands[] = {
     {"scan", flakescan::app::cli_scan, "scan tests for flakiness and write verdicts.json"},
     {"replay", flakescan::app::cli_replay, "re-run a verdict's reproducer and say whether the failure came back"},
+    {"report", flakescan::app::cli_report, "turn verdicts.json into SARIF, JUnit XML, annotations, quarantine lists, a patch"},
 };
 
 int usage(FILE* out) {

@@ -1,0 +1,50 @@
+#pragma once
+// What every writer renders from: the verdict file with each test located in the sources.
+// Writers are pure functions of a Report (no file system), so they are snapshot-tested.
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "report/source_locator.hpp"
+#include "report/verdict_file.hpp"
+
+namespace flakescan::report {
+
+struct LocatedEntry {
+  Entry entry;
+  std::optional<SourceLocation> where;  // nullopt: no source root holds the class
+  std::string path;  // where->file relative to the base dir, '/'-separated; empty when unknown
+};
+
+struct Report {
+  ScanInfo scan;
+  std::vector<LocatedEntry> entries;
+  std::string tool_version;
+};
+
+// Locates every entry; paths are made relative to base_dir (the repository root in CI, the
+// project directory for Gradle) when the file lies under it, else kept as found.
+Report locate_all(const VerdictFile& file, SourceLocator& locator, const std::filesystem::path& base_dir,
+                  std::string tool_version);
+
+std::size_t count_kind(const Report& report, core::VerdictKind kind);
+
+// sarif.cpp: SARIF 2.1.0 log, one result per flaky or could-not-run test.
+std::string render_sarif(const Report& report);
+// github.cpp: workflow commands, one per flaky (warning) or could-not-run (notice) test,
+// each on the test's file and line; titles cut at 255 bytes, messages at 65535.
+std::string render_annotations(const Report& report);
+// summary.cpp: the Markdown summary (summary.md and the GitHub job summary).
+std::string render_summary(const Report& report);
+// junit_xml.cpp: file name ("TEST-pkg.Class.xml") -> Surefire-style JUnit XML, one file per class.
+std::map<std::string, std::string> render_junit(const Report& report);
+// quarantine.cpp: AndroidJUnitRunner notTestFile lines, and a Gradle script of test excludes.
+std::string render_quarantine_txt(const Report& report);
+std::string render_quarantine_gradle(const Report& report);
+// flaky_patch.cpp: unified diff adding @FlakyTest(detail = "...") (androidx.test.filters)
+// and its import to each flaky test found in the sources; empty when there is none to add.
+std::string render_flaky_patch(const Report& report, SourceLocator& locator);
+
+}  // namespace flakescan::report

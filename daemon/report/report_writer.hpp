@@ -1,0 +1,32 @@
+#pragma once
+// Writes every report file of one scan into a directory (the `flakescan report` command,
+// called by the Gradle plugin and the CI action). Files written:
+//   verdicts.json  flakescan.sarif  summary.md  junit/TEST-<class>.xml
+//   quarantine.txt  quarantine.gradle  flakytest-suggestions.patch
+// Each file is written to a temporary name and renamed, so a reader never sees half a file;
+// junit/ is emptied of earlier TEST-*.xml first so removed tests do not linger.
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "report/report.hpp"
+#include "util/error.hpp"
+
+namespace flakescan::report {
+
+struct ReportOptions {
+  std::vector<std::string> verdict_files;          // merged when more than one
+  std::filesystem::path out_dir;
+  std::vector<std::filesystem::path> source_roots;
+  std::filesystem::path base_dir;                  // paths in SARIF, annotations and the patch
+  std::string tool_version;
+};
+
+struct ReportOutcome {
+  Report report;
+  std::vector<std::filesystem::path> written;
+};
+
+util::Result<ReportOutcome> write_reports(const ReportOptions& options);
+
+}  // namespace flakescan::report

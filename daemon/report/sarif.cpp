@@ -1,0 +1,108 @@
+#include <nlohmann/json.hpp>
+
+#include "report/report.hpp"
+#include "report/text.hpp"
+
+namespace flakescan::report {
+
+using nlohmann::json;
+
+namespace {
+
+struct Rule {
+  const char* id;
+  const char* name;
+  const char* short_text;
+  const char* full_text;
+  const char* level;
+};
+
+// One rule per kind of finding, so code scanning can filter and dismiss them separately.
+constexpr Rule rules[] = {
+    {"flakescan/flaky/concurrency", "FlakyTestConcurrency", "Flaky test: depends on the order of asynchronous events",
+     "The test passed and failed on the same code; flakescan changed the order of asynchronous events or thread scheduling and the outcome changed.",
+     "warning"},
+    {"flakescan/flaky/order-dependent", "FlakyTestOrderDependent", "Flaky test: depends on the tests that run before it",
+     "The test's outcome depends on which tests ran before it in the same process (a polluted shared state, usually a static field).",
+     "warning"},
+    {"flakescan/flaky/nio", "FlakyTestNonIdempotent", "Flaky test: fails when run twice in the same process",
+     "The test passes on its first run and fails on a second run in the same process: it pollutes state that it depends on itself.",
+     "warning"},
+    {"flakescan/flaky/unknown", "FlakyTest", "Flaky test",
+     "The test passed and failed on the same code in separate runs; no specific cause was established.", "warning"},
+    {"flakescan/could-not-run", "FlakyTestCouldNotRun", "flakescan could not run the test",
+     "flakescan could not observe enough runs of this test to decide whether it is flaky.", "note"},
+};
+
+std::size_t rule_index(const core::Verdict& v) {
+  if (v.verdict == core::VerdictKind::could_not_run) return 4;
+  switch (v.category) {
+    case core::Category::concurrency: return 0;
+    case core::Category::order_dependent: return 1;
+    case core::Category::nio: return 2;
+    default: return 3;
+  }
+}
+
+}  // namespace
+
+std::string render_sarif(const Report& report) {
+  json rule_list = json::array();
+  for (const auto& r : rules) {
+    rule_list.push_back({{"id", r.id},
+                         {"name", r.name},
+                         {"shortDescription", {{"text", r.short_text}}},
+                         {"fullDescription", {{"text", r.full_text}}},
+                         {"help", {{"text", std::string(r.full_text) + " Each result carries the runs that showed it."}}},
+                         {"defaultConfiguration", {{"level", r.level}}},
+                         {"properties", {{"tags", {"flaky-test", "reliability"}}, {"precision", "high"}}}});
+  }
+  json results = json::array();
+  for (const auto& le : report.entries) {
+    const auto& v = le.entry.verdict;
+    if (v.verdict == core::VerdictKind::not_flaky) continue;
+    const std::size_t idx = rule_index(v);
+    std::string text = v.verdict == core::VerdictKind::flaky
+                           ? "Flaky test " + v.test + ": " + evidence_sentence(v)
+                           : "flakescan could not run " + v.test + (v.evidence.reason.empty() ? "." : ": " + v.evidence.reason);
+    json result = {{"ruleId", rules[idx].id},
+                   {"ruleIndex", idx},
+                   {"level", rules[idx].level},
+                   {"message", {{"text", text}}},
+                   {"partialFingerprints", {{"flakescanTest/v1", v.test}}}};
+    json logical = {{"fullyQualifiedName", v.test}, {"name", le.entry.method}, {"kind", "function"}};
+    json location = {{"logicalLocations", json::array({logical})}};
+    if (!le.path.empty()) {
+      json physical = {{"artifactLocation", {{"uri", le.path}, {"uriBaseId", "%SRCROOT%"}}}};
+      if (le.where && le.where->line > 0) physical["region"] = {{"startLine", le.where->line}};
+      location["physicalLocation"] = std::move(physical);
+    }
+    result["locations"] = json::array({location});
+    json props = {{"runs", {{"total", v.runs.total}, {"passed", v.runs.passed}, {"failed", v.runs.failed}}}};
+    if (!v.technique.empty()) props["technique"] = v.technique;
+    if (v.category != core::Category::none) props["category"] = std::string(core::category_name(v.category));
+    if (v.evidence.failing_run) props["failingRun"] = *v.evidence.failing_run;
+    if (v.evidence.passing_run) props["passingRun"] = *v.evidence.passing_run;
+    if (!v.evidence.reproducer.empty()) props["reproducer"] = v.evidence.reproducer;
+    result["properties"] = std::move(props);
+    results.push_back(std::move(result));
+  }
+  json run = {{"tool", {{"driver", {{"name", "flakescan"},
+                                    {"version", report.tool_version},
+                                    {"semanticVersion", report.tool_version},
+                                    {"informationUri", "https://github.com/flakescan/flakescan"},
+                                    {"rules", std::move(rule_list)}}}}},
+              {"automationDetails", {{"id", "flakescan/" + report.scan.id}}},
+              {"invocations", json::array({{{"executionSuccessful", report.scan.state == "completed"}}})},
+              {"columnKind", "utf16CodeUnits"},
+              {"results", std::move(results)}};
+  if (!report.scan.error.empty())
+    run["invocations"][0]["toolExecutionNotifications"] =
+        json::array({{{"level", "error"}, {"message", {{"text", report.scan.error}}}}});
+  json log = {{"$schema", "https://json.schemastore.org/sarif-2.1.0.json"},
+              {"version", "2.1.0"},
+              {"runs", json::array({std::move(run)})}};
+  return log.dump(2) + "\n";
+}
+
+}  // namespace flakescan::report

@@ -1,0 +1,94 @@
+#include "report/report.hpp"
+#include "report/text.hpp"
+
+namespace flakescan::report {
+
+namespace {
+
+constexpr std::size_t max_rows = 200;  // per table; the job summary is capped at 1 MiB
+
+std::string test_cell(const LocatedEntry& le) {
+  std::string cell = "`" + markdown_cell(le.entry.verdict.test) + "`";
+  if (!le.path.empty()) {
+    std::string file = le.path.substr(le.path.find_last_of('/') + 1);
+    if (le.where && le.where->line > 0) file += ":" + std::to_string(le.where->line);
+    cell += " (" + markdown_cell(file) + ")";
+  }
+  return cell;
+}
+
+std::string first_failure(const core::Verdict& v) {
+  if (v.evidence.failures.empty()) return "";
+  const auto& f = v.evidence.failures.front();
+  std::string s = f.exception_type.empty() ? f.signature : f.exception_type;
+  if (!f.message.empty()) s += ": " + f.message;
+  return cut_utf8(s, 300);
+}
+
+}  // namespace
+
+std::string render_summary(const Report& report) {
+  const auto flaky = count_kind(report, core::VerdictKind::flaky);
+  const auto clean = count_kind(report, core::VerdictKind::not_flaky);
+  const auto unrun = count_kind(report, core::VerdictKind::could_not_run);
+  std::string out = "## flakescan: " + std::to_string(flaky) + (flaky == 1 ? " flaky test" : " flaky tests") +
+                    " out of " + std::to_string(report.entries.size()) + " scanned\n\n";
+  out += "Scan `" + markdown_cell(report.scan.id) + "`: " + markdown_cell(report.scan.state);
+  if (!report.scan.backend.empty()) out += ", " + markdown_cell(report.scan.backend) + " backend";
+  if (!report.scan.techniques.empty()) {
+    out += ", techniques ";
+    for (std::size_t i = 0; i < report.scan.techniques.size(); ++i)
+      out += (i ? ", " : "") + markdown_cell(report.scan.techniques[i]);
+  }
+  if (report.scan.seed) out += ", seed " + std::to_string(*report.scan.seed);
+  out += ".\n\n";
+  if (!report.scan.error.empty()) out += "> **The scan did not complete:** " + markdown_cell(report.scan.error) + "\n\n";
+  out += "| Flaky | Not flaky | Could not run |\n|---:|---:|---:|\n| " + std::to_string(flaky) + " | " +
+         std::to_string(clean) + " | " + std::to_string(unrun) + " |\n\n";
+
+  if (flaky > 0) {
+    out += "### Flaky tests\n\n| Test | Category | Runs | Technique | Evidence |\n|---|---|---|---|---|\n";
+    std::size_t rows = 0;
+    for (const auto& le : report.entries) {
+      const auto& v = le.entry.verdict;
+      if (v.verdict != core::VerdictKind::flaky) continue;
+      if (++rows > max_rows) break;
+      std::string evidence = first_failure(v);
+      if (!v.evidence.role.empty()) {
+        std::string order;
+        for (std::size_t i = 0; i < v.evidence.reproducer.size(); ++i) order += (i ? " → " : "") + v.evidence.reproducer[i];
+        evidence += (evidence.empty() ? "" : "; ") + v.evidence.role + (order.empty() ? "" : " in " + order);
+      }
+      const auto category = core::category_name(v.category);
+      out += "| " + test_cell(le) + " | " + (category.empty() ? "unknown" : std::string(category)) + " | " +
+             runs_failed_phrase(v.runs) + " | " + markdown_cell(v.technique) + " | " + markdown_cell(evidence) + " |\n";
+    }
+    if (rows > max_rows) out += "\n… and " + std::to_string(flaky - max_rows) + " more (see verdicts.json).\n";
+    out += "\n";
+  }
+  if (unrun > 0) {
+    out += "### Could not run\n\n| Test | Reason |\n|---|---|\n";
+    std::size_t rows = 0;
+    for (const auto& le : report.entries) {
+      const auto& v = le.entry.verdict;
+      if (v.verdict != core::VerdictKind::could_not_run) continue;
+      if (++rows > max_rows) break;
+      out += "| " + test_cell(le) + " | " + markdown_cell(v.evidence.reason) + " |\n";
+    }
+    out += "\n";
+  }
+  if (clean > 0) {
+    out += "<details><summary>" + std::to_string(clean) + " not flaky</summary>\n\n";
+    std::size_t rows = 0;
+    for (const auto& le : report.entries) {
+      const auto& v = le.entry.verdict;
+      if (v.verdict != core::VerdictKind::not_flaky) continue;
+      if (++rows > max_rows) break;
+      out += "- `" + markdown_cell(v.test) + "`: " + runs_failed_phrase(v.runs) + "\n";
+    }
+    out += "\n</details>\n";
+  }
+  return out;
+}
+
+}  // namespace flakescan::report
