@@ -1,0 +1,341 @@
+#include "scan/scan_manager.hpp"
+
+#include <random>
+
+#include "rerun/outcome_tally.hpp"
+#include "scan/scan_run_log.hpp"
+#include "scan/techniques.hpp"
+#include "scan/verdict_json.hpp"
+#include "util/log.hpp"
+
+namespace flakescan::scan {
+
+using nlohmann::json;
+using util::Errc;
+
+struct LiveScan {
+  std::string id;
+  ScanRequest request;
+  std::shared_ptr<EventLog> events = std::make_shared<EventLog>();
+  std::atomic<bool> cancel{false};
+  std::atomic<bool> by_shutdown{false};
+  std::atomic<int> runs_done{0};
+  std::atomic<int> runs_planned{0};
+};
+
+namespace {
+
+std::string new_scan_id() {
+  static std::mutex m;
+  static std::mt19937_64 engine{std::random_device{}()};
+  std::lock_guard lock(m);
+  static const char* hex = "0123456789abcdef";
+  std::string id = "s";
+  auto v = engine();
+  for (int i = 0; i < 12; ++i) id += hex[(v >> (4 * i)) & 0xf];
+  return id;
+}
+
+bool finished_state(const std::string& s) { return s != "queued" && s != "running"; }
+
+core::Verdict could_not_run(const std::string& test, const std::string& reason) {
+  core::Verdict v;
+  v.test = test;
+  v.verdict = core::VerdictKind::could_not_run;
+  v.evidence.reason = reason;
+  return v;
+}
+
+}  // namespace
+
+ScanManager::ScanManager(store::Store& store, ScanManagerConfig config) : store_(store), config_(std::move(config)) {
+  for (int i = 0; i < std::max(1, config_.max_concurrent_scans); ++i) workers_.emplace_back([this] { worker_loop(); });
+}
+
+ScanManager::~ScanManager() { shutdown(); }
+
+void ScanManager::shutdown() {
+  {
+    std::lock_guard lock(mutex_);
+    if (stopping_ && workers_.empty()) return;
+    stopping_ = true;
+    for (auto& [id, scan] : live_) {
+      scan->by_shutdown = true;
+      scan->cancel = true;
+    }
+  }
+  wake_.notify_all();
+  for (auto& w : workers_) w.join();
+  workers_.clear();
+}
+
+util::Result<store::ScanRecord> ScanManager::submit(const ScanRequest& request) {
+  if (!config_.backends.contains(request.backend))
+    return util::fail(Errc::unsupported, "the '" + request.backend + "' backend is not available in this daemon");
+  auto scan = std::make_shared<LiveScan>();
+  scan->id = new_scan_id();
+  scan->request = request;
+  store::ScanRecord record;
+  record.id = scan->id;
+  record.state = "queued";
+  record.request = request.to_json().dump();
+  record.backend = request.backend;
+  record.techniques = request.techniques;
+  record.seed = std::int64_t(request.seed);
+  {
+    std::lock_guard lock(mutex_);
+    if (stopping_) return util::fail(Errc::cancelled, "the daemon is shutting down");
+    if (auto r = store_.create_scan(record); !r) return std::unexpected(r.error());
+    live_[scan->id] = scan;
+    queue_.push_back(scan);
+  }
+  scan->events->append("state", json{{"state", "queued"}}.dump());
+  wake_.notify_one();
+  return store_.scan(scan->id);
+}
+
+void ScanManager::worker_loop() {
+  for (;;) {
+    std::shared_ptr<LiveScan> scan;
+    {
+      std::unique_lock lock(mutex_);
+      wake_.wait(lock, [&] { return stopping_ || !queue_.empty(); });
+      if (stopping_) {
+        for (auto& queued : queue_) {
+          store_.set_scan_state(queued->id, "interrupted", "the daemon stopped before the scan started");
+          queued->events->close();
+        }
+        queue_.clear();
+        return;
+      }
+      scan = queue_.front();
+      queue_.pop_front();
+    }
+    run_scan(scan);
+    std::lock_guard lock(mutex_);
+    live_.erase(scan->id);
+  }
+}
+
+util::Result<std::unique_ptr<core::TestExecutor>> ScanManager::make_executor(const ScanRequest& request,
+                                                                             const std::string& id) {
+  auto it = config_.backends.find(request.backend);
+  if (it == config_.backends.end()) return util::fail(Errc::unsupported, "no backend '" + request.backend + "'");
+  return it->second(request, config_.data_dir / "scans" / id);
+}
+
+void ScanManager::run_scan(const std::shared_ptr<LiveScan>& scan) {
+  auto log = util::logger("scan");
+  auto& events = *scan->events;
+  const auto& request = scan->request;
+  auto set_state = [&](const std::string& state, const std::string& error = {}) {
+    if (auto r = store_.set_scan_state(scan->id, state, error); !r) log->error("scan {}: {}", scan->id, util::describe(r.error()));
+    json e{{"state", state}};
+    if (!error.empty()) e["error"] = error;
+    events.append("state", e.dump());
+  };
+  auto stopped_state = [&] { return scan->by_shutdown ? "interrupted" : "cancelled"; };
+  set_state("running");
+  log->info("scan {} started: {} ids, techniques {}", scan->id, request.tests.size(), json(request.techniques).dump());
+
+  std::vector<core::Verdict> verdicts;
+  std::string scan_error;
+  auto executor = make_executor(request, scan->id);
+  std::vector<std::string> tests;
+  if (!executor) {
+    scan_error = executor.error().message;
+  } else {
+    auto discovery = (*executor)->discover(request.tests, scan->cancel);
+    if (!discovery && discovery.error().code == Errc::cancelled) {
+      set_state(stopped_state());
+      events.close();
+      return;
+    }
+    if (!discovery) {
+      scan_error = "could not list the tests: " + discovery.error().message;
+    } else {
+      tests = discovery->tests;
+      for (const auto& [id, reason] : discovery->missing) verdicts.push_back(could_not_run(id, reason));
+    }
+  }
+  if (!scan_error.empty()) {
+    for (const auto& id : request.tests) verdicts.push_back(could_not_run(id.str(), scan_error));
+  }
+  store_.set_scan_progress(scan->id, int(tests.size()), 0);
+
+  std::map<std::string, core::Verdict> merged;
+  if (!tests.empty()) {
+    int parallelism = request.parallelism > 0 ? request.parallelism : (*executor)->parallelism();
+    auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(request.budget.max_seconds);
+    ScanRunLog runs(**executor, RunLogTarget{scan->id, store_, events, scan->cancel, scan->runs_done, scan->runs_planned},
+                    parallelism, request.timeout_seconds, deadline);
+    core::TechniqueInput input{tests, request.budget, request.seed, request.fresh_jvm_per_run};
+    for (const auto& technique : technique_table()) {
+      if (std::find(request.techniques.begin(), request.techniques.end(), technique.name) == request.techniques.end())
+        continue;
+      auto found = technique.run(input, runs);
+      if (!found && found.error().code == Errc::cancelled) {
+        set_state(stopped_state());
+        events.close();
+        return;
+      }
+      if (!found) {
+        log->error("scan {}: technique {} failed: {}", scan->id, technique.name, util::describe(found.error()));
+        scan_error += (scan_error.empty() ? "" : "; ") + std::string(technique.name) + ": " + found.error().message;
+        continue;
+      }
+      for (auto& v : *found) {
+        auto it = merged.find(v.test);
+        if (it == merged.end()) merged.emplace(v.test, std::move(v));
+        else it->second = core::merge_verdicts(it->second, v);
+      }
+    }
+    for (const auto& test : tests) {
+      auto it = merged.find(test);
+      verdicts.push_back(it != merged.end() ? it->second : could_not_run(test, "no technique reached this test"));
+    }
+  }
+
+  RunLookup lookup = [&](std::int64_t id) -> std::optional<core::RecordedRun> {
+    auto r = store_.run(id);
+    return r ? std::optional(*r) : std::nullopt;
+  };
+  std::vector<store::VerdictRow> rows;
+  for (const auto& v : verdicts) {
+    json body = verdict_to_json(v, lookup);
+    rows.push_back({v.test, std::string(core::verdict_name(v.verdict)), std::string(core::category_name(v.category)), body.dump()});
+    events.append("verdict", body.dump());
+  }
+  if (auto r = store_.save_verdicts(scan->id, rows); !r) scan_error += "; saving verdicts: " + r.error().message;
+  bool nothing_ran = tests.empty() || scan->runs_done == 0;
+  set_state(nothing_ran && !scan_error.empty() ? "failed" : "completed", scan_error);
+  log->info("scan {} finished: {} verdicts, {} runs", scan->id, verdicts.size(), scan->runs_done.load());
+  events.close();
+}
+
+util::Result<store::ScanRecord> ScanManager::get(const std::string& id) { return store_.scan(id); }
+
+util::Result<std::vector<store::ScanRecord>> ScanManager::list(int limit) { return store_.scans(limit); }
+
+util::Result<nlohmann::json> ScanManager::verdict_file(const std::string& id) {
+  auto record = store_.scan(id);
+  if (!record) return std::unexpected(record.error());
+  if (!finished_state(record->state))
+    return util::fail(Errc::conflict, "scan '" + id + "' is still " + record->state + "; verdicts come when it finishes");
+  auto rows = store_.verdicts(id);
+  if (!rows) return std::unexpected(rows.error());
+  json verdicts = json::array();
+  for (const auto& row : *rows) verdicts.push_back(json::parse(row.body));
+  return json{{"schema_version", 1}, {"scan", scan_json(*record)}, {"verdicts", verdicts}};
+}
+
+json ScanManager::scan_json(const store::ScanRecord& r) {
+  return json{{"id", r.id}, {"state", r.state}, {"backend", r.backend}, {"techniques", r.techniques},
+              {"seed", r.seed}, {"created_at", r.created_at},
+              {"finished_at", r.finished_at.empty() ? json(nullptr) : json(r.finished_at)},
+              {"error", r.error.empty() ? json(nullptr) : json(r.error)}};
+}
+
+util::Result<store::ScanRecord> ScanManager::cancel(const std::string& id) {
+  {
+    std::lock_guard lock(mutex_);
+    auto it = live_.find(id);
+    if (it != live_.end()) {
+      it->second->cancel = true;
+      auto queued = std::find(queue_.begin(), queue_.end(), it->second);
+      if (queued != queue_.end()) {
+        queue_.erase(queued);
+        store_.set_scan_state(id, "cancelled");
+        it->second->events->append("state", json{{"state", "cancelled"}}.dump());
+        it->second->events->close();
+        live_.erase(it);
+      }
+    }
+  }
+  auto record = store_.scan(id);
+  if (!record) return std::unexpected(record.error());
+  return record;
+}
+
+util::Result<std::shared_ptr<EventLog>> ScanManager::events(const std::string& id) {
+  {
+    std::lock_guard lock(mutex_);
+    if (auto it = live_.find(id); it != live_.end()) return it->second->events;
+  }
+  auto record = store_.scan(id);
+  if (!record) return std::unexpected(record.error());
+  auto log = std::make_shared<EventLog>();
+  auto rows = store_.verdicts(id);
+  if (rows)
+    for (const auto& row : *rows) log->append("verdict", row.body);
+  json state{{"state", record->state}, {"runs_done", record->runs_done}};
+  if (!record->error.empty()) state["error"] = record->error;
+  log->append("state", state.dump());
+  log->close();
+  return log;
+}
+
+util::Result<nlohmann::json> ScanManager::replay(const std::string& id, const nlohmann::json& body) {
+  if (!body.is_object() || !body.contains("test") || !body["test"].is_string())
+    return util::fail(Errc::invalid_argument, "'test' (pkg.Class#method) is required");
+  for (const auto& [key, value] : body.items())
+    if (key != "test" && key != "runs") return util::fail(Errc::invalid_argument, "unknown field '" + key + "'");
+  std::string test = body["test"];
+  int runs_wanted = 3;
+  if (body.contains("runs")) {
+    if (!body["runs"].is_number_integer() || body["runs"] < 1 || body["runs"] > 100)
+      return util::fail(Errc::invalid_argument, "'runs' must be an integer between 1 and 100");
+    runs_wanted = body["runs"];
+  }
+  auto record = store_.scan(id);
+  if (!record) return std::unexpected(record.error());
+  auto rows = store_.verdicts(id);
+  if (!rows) return std::unexpected(rows.error());
+  auto row = std::find_if(rows->begin(), rows->end(), [&](const store::VerdictRow& r) { return r.test == test; });
+  if (row == rows->end()) return util::fail(Errc::not_found, "scan '" + id + "' has no verdict for " + test);
+  json verdict = json::parse(row->body);
+  const json& evidence = verdict["evidence"];
+  std::vector<std::string> reproducer;
+  if (evidence.contains("reproducer")) reproducer = evidence["reproducer"].get<std::vector<std::string>>();
+  else if (evidence.contains("failing_run") && evidence["failing_run"].contains("order"))
+    reproducer = evidence["failing_run"]["order"].get<std::vector<std::string>>();
+  if (reproducer.empty())
+    return util::fail(Errc::conflict, "the verdict for " + test + " has no failing run to replay");
+
+  auto request = parse_scan_request(json::parse(record->request), technique_names());
+  if (!request) return util::fail(Errc::conflict, "the scan can no longer run: " + request.error().message);
+  auto executor = make_executor(*request, id + "/replay");
+  if (!executor) return std::unexpected(executor.error());
+  std::atomic<bool> cancel{false};
+  std::atomic<int> done{0}, planned{0};
+  EventLog scratch;
+  ScanRunLog runs(**executor, RunLogTarget{id, store_, scratch, cancel, done, planned}, (*executor)->parallelism(),
+                  request->timeout_seconds, std::chrono::steady_clock::time_point::max());
+  std::vector<core::RunSpec> specs(static_cast<size_t>(runs_wanted));
+  for (int i = 0; i < runs_wanted; ++i) {
+    specs[i].tests = reproducer;
+    specs[i].technique = "replay";
+    specs[i].purpose = "replay " + std::to_string(i + 1) + "/" + std::to_string(runs_wanted) + " of " + test;
+    specs[i].seed = request->seed;
+  }
+  auto finished = runs.run_all(specs);
+  if (!finished) return std::unexpected(finished.error());
+  rerun::OutcomeTally tally;
+  json run_list = json::array();
+  for (const auto& run : *finished) {
+    tally.add(run);
+    std::string outcome = "infra";
+    for (const auto& r : run.report.results) {
+      if (r.test != test) continue;
+      // The test's last occurrence decides (a NIO reproducer runs it twice; the second fails).
+      outcome = std::string(core::outcome_name(r.outcome));
+    }
+    run_list.push_back(json{{"id", run.id}, {"outcome", outcome}});
+  }
+  int failed = 0;
+  for (const auto& r : run_list) failed += r["outcome"] == "fail" || r["outcome"] == "error";
+  return json{{"scan", id}, {"test", test}, {"reproducer", reproducer}, {"runs", run_list},
+              {"failed", failed}, {"total", runs_wanted}, {"reproduced", failed > 0}};
+}
+
+}  // namespace flakescan::scan

@@ -1,0 +1,172 @@
+#include "scan/scan_request.hpp"
+
+#include <algorithm>
+#include <set>
+
+#include "backend/local_jvm/local_jvm_executor.hpp"
+
+namespace flakescan::scan {
+
+namespace {
+
+using nlohmann::json;
+using util::Errc;
+
+util::Error bad(const std::string& field, const std::string& what) {
+  return util::Error{Errc::invalid_argument, "'" + field + "' " + what};
+}
+
+util::Result<std::vector<std::string>> string_list(const json& v, const std::string& field, char split = 0) {
+  std::vector<std::string> out;
+  if (v.is_string() && split) {
+    std::string s = v.get<std::string>();
+    size_t start = 0;
+    while (start <= s.size()) {
+      size_t end = s.find(split, start);
+      if (end == std::string::npos) end = s.size();
+      if (end > start) out.push_back(s.substr(start, end - start));
+      start = end + 1;
+    }
+    return out;
+  }
+  if (!v.is_array()) return std::unexpected(bad(field, split ? "must be a string or an array of strings" : "must be an array of strings"));
+  for (const auto& e : v) {
+    if (!e.is_string()) return std::unexpected(bad(field, "must contain only strings"));
+    out.push_back(e.get<std::string>());
+  }
+  return out;
+}
+
+util::Result<int> integer(const json& v, const std::string& field, int min, int max) {
+  if (!v.is_number_integer()) return std::unexpected(bad(field, "must be an integer"));
+  auto n = v.get<std::int64_t>();
+  if (n < min || n > max)
+    return std::unexpected(bad(field, "must be between " + std::to_string(min) + " and " + std::to_string(max)));
+  return int(n);
+}
+
+}  // namespace
+
+util::Result<ScanRequest> parse_scan_request(const json& body, const std::vector<std::string>& known_techniques) {
+  if (!body.is_object()) return util::fail(Errc::invalid_argument, "the request body must be a JSON object");
+  static const std::set<std::string> fields{"backend", "classpath", "tests", "techniques", "runs", "isolation", "seed",
+                                            "timeout_seconds", "budget", "parallelism", "jvm_args", "adb"};
+  for (const auto& [key, value] : body.items())
+    if (!fields.contains(key)) return util::fail(Errc::invalid_argument, "unknown field '" + key + "'");
+
+  ScanRequest r;
+  if (body.contains("backend")) {
+    if (!body["backend"].is_string()) return std::unexpected(bad("backend", "must be a string"));
+    r.backend = body["backend"];
+    if (r.backend != "local" && r.backend != "adb")
+      return std::unexpected(bad("backend", "must be \"local\" or \"adb\""));
+  }
+  if (!body.contains("tests")) return util::fail(Errc::invalid_argument, "'tests' is required");
+  auto tests = string_list(body["tests"], "tests", ',');
+  if (!tests) return std::unexpected(tests.error());
+  if (tests->empty()) return std::unexpected(bad("tests", "must name at least one test"));
+  if (tests->size() > 100000) return util::fail(Errc::too_large, "'tests' names more than 100000 tests");
+  for (const auto& t : *tests) {
+    auto id = core::TestId::parse(t);
+    if (!id) return std::unexpected(bad("tests", id.error().message));
+    if (std::find(r.tests.begin(), r.tests.end(), *id) == r.tests.end()) r.tests.push_back(*id);
+  }
+
+  if (r.backend == "local") {
+    if (!body.contains("classpath")) return util::fail(Errc::invalid_argument, "'classpath' is required for the local backend");
+    auto cp = string_list(body["classpath"], "classpath", ':');
+    if (!cp) return std::unexpected(cp.error());
+    if (cp->empty()) return std::unexpected(bad("classpath", "must not be empty"));
+    auto missing = backend::missing_classpath_entries(*cp);
+    if (!missing.empty()) {
+      std::string list;
+      for (const auto& m : missing) list += (list.empty() ? "" : ", ") + m;
+      return std::unexpected(bad("classpath", "has entries that do not exist: " + list));
+    }
+    r.classpath = std::move(*cp);
+  } else {
+    if (!body.contains("adb") || !body["adb"].is_object())
+      return util::fail(Errc::invalid_argument, "'adb' settings are required for the adb backend");
+    r.adb = body["adb"];
+  }
+
+  if (body.contains("techniques")) {
+    auto t = string_list(body["techniques"], "techniques", ',');
+    if (!t) return std::unexpected(t.error());
+    if (t->empty()) return std::unexpected(bad("techniques", "must name at least one technique"));
+    for (const auto& name : *t) {
+      if (std::find(known_techniques.begin(), known_techniques.end(), name) == known_techniques.end()) {
+        std::string known;
+        for (const auto& k : known_techniques) known += (known.empty() ? "" : ", ") + k;
+        return std::unexpected(bad("techniques", "names an unknown technique '" + name + "' (known: " + known + ")"));
+      }
+    }
+    r.techniques.clear();
+    for (const auto& name : *t)
+      if (std::find(r.techniques.begin(), r.techniques.end(), name) == r.techniques.end()) r.techniques.push_back(name);
+  }
+  if (body.contains("runs")) {
+    auto n = integer(body["runs"], "runs", 1, 10000);
+    if (!n) return std::unexpected(n.error());
+    r.budget.runs_per_test = *n;
+  }
+  if (body.contains("isolation")) {
+    const auto& v = body["isolation"];
+    if (!v.is_string() || (v != "fresh_jvm" && v != "shared_jvm"))
+      return std::unexpected(bad("isolation", "must be \"fresh_jvm\" or \"shared_jvm\""));
+    r.fresh_jvm_per_run = v == "fresh_jvm";
+  }
+  if (body.contains("seed")) {
+    if (!body["seed"].is_number_unsigned()) return std::unexpected(bad("seed", "must be a non-negative integer"));
+    r.seed = body["seed"].get<std::uint64_t>();
+  }
+  if (body.contains("timeout_seconds")) {
+    auto n = integer(body["timeout_seconds"], "timeout_seconds", 1, 86400);
+    if (!n) return std::unexpected(n.error());
+    r.timeout_seconds = *n;
+  }
+  if (body.contains("parallelism")) {
+    auto n = integer(body["parallelism"], "parallelism", 1, 256);
+    if (!n) return std::unexpected(n.error());
+    r.parallelism = *n;
+  }
+  if (body.contains("jvm_args")) {
+    auto a = string_list(body["jvm_args"], "jvm_args");
+    if (!a) return std::unexpected(a.error());
+    r.jvm_args = std::move(*a);
+  }
+  if (body.contains("budget")) {
+    const auto& b = body["budget"];
+    if (!b.is_object()) return std::unexpected(bad("budget", "must be an object"));
+    for (const auto& [key, value] : b.items()) {
+      int* slot = key == "max_runs" ? &r.budget.max_runs
+                : key == "max_seconds" ? &r.budget.max_seconds
+                : key == "max_orders" ? &r.budget.max_orders : nullptr;
+      if (!slot) return util::fail(Errc::invalid_argument, "unknown field 'budget." + key + "'");
+      auto n = integer(value, "budget." + key, 1, 10000000);
+      if (!n) return std::unexpected(n.error());
+      *slot = *n;
+    }
+  }
+  return r;
+}
+
+nlohmann::json ScanRequest::to_json() const {
+  json tests_json = json::array();
+  for (const auto& t : tests) tests_json.push_back(t.str());
+  json j{{"backend", backend},
+         {"tests", tests_json},
+         {"techniques", techniques},
+         {"runs", budget.runs_per_test},
+         {"isolation", fresh_jvm_per_run ? "fresh_jvm" : "shared_jvm"},
+         {"seed", seed},
+         {"timeout_seconds", timeout_seconds},
+         {"budget", {{"max_runs", budget.max_runs}, {"max_seconds", budget.max_seconds}, {"max_orders", budget.max_orders}}},
+         {"jvm_args", jvm_args}};
+  if (backend == "local") j["classpath"] = classpath;
+  if (parallelism > 0) j["parallelism"] = parallelism;
+  if (!adb.is_null()) j["adb"] = adb;
+  return j;
+}
+
+}  // namespace flakescan::scan

@@ -1,0 +1,37 @@
+#pragma once
+// POST /v1/scans bodies, validated (schema/scan-request.schema.json describes them).
+// Validation is strict where a mistake would silently change results: unknown fields,
+// wrong types, unknown techniques, test ids outside the grammar, missing classpath entries.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "core/technique.hpp"
+#include "core/test_id.hpp"
+#include "util/error.hpp"
+
+namespace flakescan::scan {
+
+struct ScanRequest {
+  std::string backend = "local";
+  std::vector<std::string> classpath;
+  std::vector<core::TestId> tests;
+  std::vector<std::string> techniques{"rerun"};
+  core::Budget budget;
+  bool fresh_jvm_per_run = true;
+  std::uint64_t seed = 1;
+  int timeout_seconds = 120;       // per run
+  int parallelism = 0;             // 0: as many runs at once as the machine has cores
+  std::vector<std::string> jvm_args;
+  nlohmann::json adb;              // backend "adb": its settings, checked by that backend
+
+  nlohmann::json to_json() const;
+};
+
+// Validates a parsed body; `known_techniques` are the names the daemon has.
+util::Result<ScanRequest> parse_scan_request(const nlohmann::json& body,
+                                             const std::vector<std::string>& known_techniques);
+
+}  // namespace flakescan::scan

@@ -1,0 +1,43 @@
+#pragma once
+// The core::RunLog of one scan: executes runs through the scan's executor, writes each to
+// the store before anyone hears of it, and publishes run events.
+#include <atomic>
+#include <chrono>
+#include <string>
+
+#include "core/executor.hpp"
+#include "core/technique.hpp"
+#include "scan/event_log.hpp"
+#include "store/store.hpp"
+
+namespace flakescan::scan {
+
+struct RunLogTarget {
+  std::string scan_id;
+  store::Store& store;
+  EventLog& events;
+  const std::atomic<bool>& cancel;
+  std::atomic<int>& runs_done;
+  std::atomic<int>& runs_planned;
+};
+
+class ScanRunLog final : public core::RunLog {
+ public:
+  ScanRunLog(core::TestExecutor& executor, RunLogTarget target, int parallelism, int timeout_seconds,
+             std::chrono::steady_clock::time_point deadline);
+
+  util::Result<core::RecordedRun> run(const core::RunSpec& spec) override;
+  util::Result<std::vector<core::RecordedRun>> run_all(const std::vector<core::RunSpec>& specs) override;
+  int parallelism() const override { return parallelism_; }
+  bool cancelled() const override { return target_.cancel.load(); }
+  void plan(int n) override;
+
+ private:
+  core::TestExecutor& executor_;
+  RunLogTarget target_;
+  int parallelism_;
+  int timeout_seconds_;  // 0: 60 s + 10 s per test of the run
+  std::chrono::steady_clock::time_point deadline_;
+};
+
+}  // namespace flakescan::scan

@@ -1,0 +1,64 @@
+#include "scan/verdict_json.hpp"
+
+namespace flakescan::scan {
+
+namespace {
+
+using nlohmann::json;
+
+constexpr size_t max_stack = 8192;
+
+// The run, seen from `test`: its order, and the test's result in it (the first failing
+// occurrence when the test ran more than once, e.g. in a NIO reproducer).
+json run_json(const core::RecordedRun& run, const std::string& test) {
+  json j{{"id", run.id}, {"order", run.spec.tests}, {"seed", run.spec.seed}, {"outcome", "infra"}};
+  const core::TestResult* chosen = nullptr;
+  for (const auto& r : run.report.results) {
+    if (r.test != test) continue;
+    if (!chosen || (core::is_failure(r.outcome) && !core::is_failure(chosen->outcome))) chosen = &r;
+  }
+  if (!chosen) return j;
+  j["outcome"] = core::outcome_name(chosen->outcome);
+  j["duration_ms"] = chosen->duration_ms;
+  if (!chosen->message.empty()) j["message"] = chosen->message;
+  if (!chosen->exception_type.empty()) j["exception"] = chosen->exception_type;
+  if (!chosen->signature.empty()) j["signature"] = chosen->signature;
+  if (!chosen->stack.empty()) j["stack"] = chosen->stack.substr(0, max_stack);
+  return j;
+}
+
+}  // namespace
+
+json verdict_to_json(const core::Verdict& v, const RunLookup& lookup) {
+  size_t hash = v.test.find('#');
+  json evidence{{"reason", v.evidence.reason}};
+  for (auto [key, id] : {std::pair{"passing_run", v.evidence.passing_run}, std::pair{"failing_run", v.evidence.failing_run}}) {
+    if (!id) continue;
+    if (auto run = lookup(*id)) evidence[key] = run_json(*run, v.test);
+  }
+  if (!v.evidence.failures.empty()) {
+    json groups = json::array();
+    for (const auto& g : v.evidence.failures)
+      groups.push_back({{"signature", g.signature}, {"exception", g.exception_type}, {"message", g.message},
+                        {"count", g.count}, {"example_run", g.example_run}});
+    evidence["failures"] = groups;
+  }
+  if (!v.evidence.role.empty()) evidence["role"] = v.evidence.role;
+  if (!v.evidence.reproducer.empty()) evidence["reproducer"] = v.evidence.reproducer;
+  if (!v.evidence.passing_order.empty()) evidence["passing_order"] = v.evidence.passing_order;
+  if (!v.evidence.related.empty()) evidence["related"] = v.evidence.related;
+  if (!v.evidence.details.empty()) evidence["details"] = v.evidence.details;
+
+  json category = v.category == core::Category::none ? json(nullptr) : json(core::category_name(v.category));
+  return json{{"test", v.test},
+              {"class", v.test.substr(0, hash)},
+              {"method", hash == std::string::npos ? "" : v.test.substr(hash + 1)},
+              {"verdict", core::verdict_name(v.verdict)},
+              {"category", category},
+              {"technique", v.technique},
+              {"runs", {{"total", v.runs.total}, {"passed", v.runs.passed}, {"failed", v.runs.failed},
+                        {"skipped", v.runs.skipped}, {"infra", v.runs.infra}}},
+              {"evidence", evidence}};
+}
+
+}  // namespace flakescan::scan
