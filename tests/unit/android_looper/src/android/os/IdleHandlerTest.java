@@ -1,0 +1,121 @@
+package android.os;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertTrue;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import org.junit.After;
+import org.junit.Test;
+
+/** IdleHandlers run when no message is due, once per idle period; false removes them. */
+public class IdleHandlerTest {
+    private final Recorder rec = new Recorder("idle-test");
+
+    @After
+    public void stop() throws InterruptedException {
+        rec.open();
+        rec.quit();
+    }
+
+    @Test
+    public void idleHandlerRunsAfterDueMessagesOnly() throws Exception {
+        MessageQueue q = rec.handler.getLooper().getQueue();
+        q.addIdleHandler(() -> {
+            rec.record("idle");
+            return false;
+        });
+        rec.handler.post(rec.item("a"));
+        rec.handler.post(rec.item("b"));
+        rec.open();
+        assertEquals(Arrays.asList("a", "b", "idle"), rec.awaitItems(3));
+    }
+
+    @Test
+    public void idleHandlerRunsWhileOnlyFutureMessagesWait() throws Exception {
+        MessageQueue q = rec.handler.getLooper().getQueue();
+        rec.handler.postDelayed(rec.item("future"), 60_000);
+        q.addIdleHandler(() -> {
+            rec.record("idle");
+            return false;
+        });
+        rec.open();
+        assertEquals(Arrays.asList("idle"), rec.awaitItems(1));
+        rec.handler.removeCallbacksAndMessages(null);
+    }
+
+    @Test
+    public void keptHandlerRunsOncePerIdlePeriodAndRemovedOneNeverAgain() throws Exception {
+        MessageQueue q = rec.handler.getLooper().getQueue();
+        List<String> calls = new ArrayList<>();  // touched on the looper thread only
+        MessageQueue.IdleHandler keep = () -> {
+            calls.add("keep");
+            return true;
+        };
+        MessageQueue.IdleHandler once = () -> {
+            calls.add("once");
+            return false;
+        };
+        q.addIdleHandler(keep);
+        q.addIdleHandler(once);
+        rec.open();
+        // Each sync message ends one idle period; the next idle period runs `keep` again.
+        rec.sync(() -> { });
+        rec.sync(() -> { });
+        rec.sync(() -> calls.add("mark"));
+        q.removeIdleHandler(keep);
+        rec.sync(() -> { });
+        List<String> seen = new ArrayList<>();
+        rec.sync(() -> seen.addAll(calls));
+        assertEquals("once", seen.get(1));
+        assertEquals(1, seen.stream().filter("once"::equals).count());
+        int mark = seen.indexOf("mark");
+        assertTrue("keep ran again after later messages: " + seen,
+                seen.subList(2, mark + 1).contains("keep"));
+        assertEquals("keep no longer runs once removed: " + seen, "mark", seen.get(seen.size() - 1 - trailingKeeps(seen)));
+    }
+
+    // `keep` may run once more after "mark" (the idle period before its removal), never more.
+    private static int trailingKeeps(List<String> seen) {
+        int n = 0;
+        for (int i = seen.size() - 1; i >= 0 && seen.get(i).equals("keep"); i--) {
+            n++;
+        }
+        assertTrue("keep ran after its removal: " + seen, n <= 1);
+        return n;
+    }
+
+    @Test
+    public void idleHandlersRunOnceWhileTheQueueStaysIdle() throws Exception {
+        MessageQueue q = rec.handler.getLooper().getQueue();
+        java.util.concurrent.atomic.AtomicInteger runs = new java.util.concurrent.atomic.AtomicInteger();
+        rec.handler.postDelayed(rec.item("far-future"), 60_000);
+        q.addIdleHandler(() -> {
+            runs.incrementAndGet();
+            return true;
+        });
+        rec.open();
+        long deadline = System.nanoTime() + 10_000_000_000L;
+        while (!q.isPolling() && System.nanoTime() < deadline) {
+            Thread.sleep(1);
+        }
+        assertTrue(q.isPolling());
+        assertEquals(1, runs.get());
+        rec.handler.removeCallbacksAndMessages(null);
+    }
+
+    @Test
+    public void throwingIdleHandlerIsRemovedAndLoopGoesOn() throws Exception {
+        MessageQueue q = rec.handler.getLooper().getQueue();
+        int[] runs = new int[1];
+        q.addIdleHandler(() -> {
+            runs[0]++;
+            throw new IllegalStateException("idle handler failure (expected by the test)");
+        });
+        rec.open();
+        rec.sync(() -> { });
+        rec.sync(() -> { });
+        rec.sync(() -> assertEquals(1, runs[0]));
+    }
+}
