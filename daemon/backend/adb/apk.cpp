@@ -25,7 +25,7 @@ std::uint32_t u32(std::string_view s, std::size_t at) { return u16(s, at) | u16(
 util::Result<std::string> inflate(std::string_view in, std::size_t out_size) {
   namespace zlib = boost::beast::zlib;
   zlib::inflate_stream stream;
-  stream.reset(-15);  // raw deflate, as in zip
+  stream.reset(15);  // Beast.zlib speaks raw deflate, as zip does
   std::string out(out_size, '\0');
   zlib::z_params zs;
   zs.next_in = in.data();
