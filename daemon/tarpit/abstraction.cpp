@@ -1,0 +1,151 @@
+#include "tarpit/abstraction.hpp"
+
+#include <unordered_map>
+
+#include "tarpit/md5.hpp"
+
+namespace flakescan::tarpit {
+
+namespace {
+
+std::uint64_t mix(std::uint64_t h, std::uint64_t v) {
+  h ^= v + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
+  return h;
+}
+
+bool outside(const Bounds& e, const Bounds& root) {
+  return e.top >= root.bottom || e.left >= root.right || root.top >= e.bottom ||
+         root.left >= e.right;
+}
+
+// VET's canonical string: act_id, then per kept node "[" id class, children, "]".
+std::string canonical_string(const Trace& trace, const UniqueScreen& u,
+                             const std::vector<std::pair<std::uint32_t, std::uint32_t>>& label_parts) {
+  std::string s = trace.pool.at(u.activity);
+  std::vector<std::uint32_t> depths;
+  for (Token t : u.tokens) {
+    auto depth = static_cast<std::uint32_t>(t & 0xffffu);
+    while (!depths.empty() && depths.back() >= depth) {
+      s += ']';
+      depths.pop_back();
+    }
+    const auto& [id, cls] = label_parts[t >> 16];
+    s += '[';
+    s += trace.pool.at(id);
+    s += trace.pool.at(cls);
+    depths.push_back(depth);
+  }
+  s.append(depths.size(), ']');
+  return s;
+}
+
+}  // namespace
+
+std::string_view drop_reason_name(DropReason reason) {
+  switch (reason) {
+    case DropReason::kept: return "kept";
+    case DropReason::no_bounds: return "no root bounds";
+    case DropReason::no_activity: return "no activity";
+    case DropReason::unknown_activity: return "activity unknown and window not focused";
+  }
+  return "kept";
+}
+
+Abstraction abstract_screens(const Trace& trace, std::size_t begin, std::size_t end,
+                             const AbstractionOptions& options) {
+  Abstraction out;
+  out.screen_unique.assign(trace.screens.size(), -1);
+  out.drop_reason.assign(trace.screens.size(), DropReason::kept);
+
+  // Labels: (id, class) -> interned "id/class" label number.
+  std::unordered_map<std::uint64_t, std::uint32_t> label_of_pair;
+  std::unordered_map<std::string, std::uint32_t> label_of_string;
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> label_parts;  // label -> (id, class)
+  auto label = [&](std::uint32_t id, std::uint32_t cls) {
+    std::uint64_t pair = (std::uint64_t(id) << 32) | cls;
+    auto it = label_of_pair.find(pair);
+    if (it != label_of_pair.end()) return it->second;
+    std::string text = trace.pool.at(id) + "/" + trace.pool.at(cls);
+    auto [sit, inserted] = label_of_string.try_emplace(std::move(text), std::uint32_t(label_parts.size()));
+    if (inserted) label_parts.emplace_back(id, cls);
+    label_of_pair.emplace(pair, sit->second);
+    return sit->second;
+  };
+
+  const std::uint32_t unknown = [&] {
+    for (std::uint32_t i = 0; i < trace.pool.size(); ++i)
+      if (trace.pool.at(i) == "unknown") return i;
+    return std::uint32_t(-1);
+  }();
+
+  std::unordered_multimap<std::uint64_t, std::uint32_t> by_hash;
+  std::vector<Token> tokens;
+  for (std::size_t s = begin; s < end; ++s) {
+    const Screen& screen = trace.screens[s];
+    if (screen.elements.empty() || !screen.elements[0].has_bounds) {
+      out.drop_reason[s] = DropReason::no_bounds;
+    } else if (!screen.has_activity) {
+      out.drop_reason[s] = DropReason::no_activity;
+    } else if (screen.activity == unknown && !screen.focus) {
+      out.drop_reason[s] = DropReason::unknown_activity;
+    }
+    if (out.drop_reason[s] != DropReason::kept) {
+      ++out.dropped;
+      continue;
+    }
+    const auto& el = screen.elements;
+    const Bounds root = el[0].bounds;
+    // A root of zero size (captured mid-layout) disables the bounds check, as in VET.
+    const bool check = root.bottom - root.top > 0 && root.right - root.left > 0;
+    tokens.clear();
+    std::uint64_t h = mix(0, screen.activity);
+    for (std::uint32_t k = 0; k < el.size();) {
+      const Element& e = el[k];
+      if (k > 0 && (e.hidden || !e.has_bounds || (check && outside(e.bounds, root)))) {
+        k = e.end > k ? e.end : k + 1;  // prune the whole subtree
+        continue;
+      }
+      Token t = make_token(label(e.id, e.cls), e.depth);
+      tokens.push_back(t);
+      h = mix(h, t);
+      ++k;
+    }
+    std::int32_t found = -1;
+    auto [lo, hi] = by_hash.equal_range(h);
+    for (auto it = lo; it != hi; ++it) {
+      const auto& u = out.uniques[it->second];
+      if (u.activity == screen.activity && u.tokens == tokens) {
+        found = static_cast<std::int32_t>(it->second);
+        break;
+      }
+    }
+    if (found < 0) {
+      found = static_cast<std::int32_t>(out.uniques.size());
+      by_hash.emplace(h, std::uint32_t(found));
+      out.uniques.push_back(UniqueScreen{screen.activity, tokens, {}, s});
+    }
+    out.screen_unique[s] = found;
+  }
+
+  for (auto& u : out.uniques) u.key = md5_hex(canonical_string(trace, u, label_parts));
+
+  if (options.merge_equal_keys) {
+    // Uniques sharing a key collapse onto the first one seen; renumber densely.
+    std::unordered_map<std::string, std::int32_t> first_with_key;
+    std::vector<std::int32_t> remap(out.uniques.size());
+    std::vector<UniqueScreen> kept;
+    for (std::size_t i = 0; i < out.uniques.size(); ++i) {
+      auto [it, inserted] = first_with_key.try_emplace(out.uniques[i].key, std::int32_t(kept.size()));
+      if (inserted) kept.push_back(std::move(out.uniques[i]));
+      remap[i] = it->second;
+    }
+    if (kept.size() != out.uniques.size()) {
+      for (auto& u : out.screen_unique)
+        if (u >= 0) u = remap[u];
+      out.uniques = std::move(kept);
+    }
+  }
+  return out;
+}
+
+}  // namespace flakescan::tarpit
