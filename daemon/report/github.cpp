@@ -9,6 +9,20 @@ namespace {
 constexpr std::size_t max_title_bytes = 255;
 constexpr std::size_t max_message_bytes = 65535;
 
+// Cuts an already escaped string without splitting a %XX escape or a UTF-8 sequence (the
+// limits apply to what GitHub receives).
+std::string cut_escaped(const std::string& escaped, std::size_t max_bytes) {
+  if (escaped.size() <= max_bytes) return escaped;
+  std::size_t keep = max_bytes - 3;
+  for (std::size_t k = keep - 2; k < keep; ++k)
+    if (escaped[k] == '%') {
+      keep = k;
+      break;
+    }
+  while (keep > 0 && (static_cast<unsigned char>(escaped[keep]) & 0xC0) == 0x80) --keep;
+  return escaped.substr(0, keep) + "...";
+}
+
 std::string command(const char* level, const LocatedEntry& le, const std::string& title, const std::string& message) {
   std::string out = "::";
   out += level;
@@ -18,8 +32,8 @@ std::string command(const char* level, const LocatedEntry& le, const std::string
     if (le.where && le.where->line > 0) props += ",line=" + std::to_string(le.where->line);
   }
   if (!props.empty()) props += ",";
-  props += "title=" + workflow_property_escape(cut_utf8(title, max_title_bytes));
-  out += " " + props + "::" + workflow_data_escape(cut_utf8(message, max_message_bytes)) + "\n";
+  props += "title=" + cut_escaped(workflow_property_escape(title), max_title_bytes);
+  out += " " + props + "::" + cut_escaped(workflow_data_escape(message), max_message_bytes) + "\n";
   return out;
 }
 
@@ -41,7 +55,7 @@ std::string render_annotations(const Report& report) {
   }
   if (!report.scan.error.empty())
     out += "::error title=flakescan scan " + workflow_property_escape(report.scan.state) + "::" +
-           workflow_data_escape(cut_utf8(report.scan.error, max_message_bytes)) + "\n";
+           cut_escaped(workflow_data_escape(report.scan.error), max_message_bytes) + "\n";
   return out;
 }
 

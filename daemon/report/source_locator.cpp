@@ -24,6 +24,8 @@ std::vector<std::string> split_lines(const std::string& text) {
 
 namespace {
 
+constexpr std::size_t max_regex_line = 2000;
+
 std::string bare_method(const std::string& method) {
   auto cut = method.find_first_of("[(");
   return cut == std::string::npos ? method : method.substr(0, cut);
@@ -34,12 +36,18 @@ std::string leading_ws(const std::string& line) {
   return n == std::string::npos ? line : line.substr(0, n);
 }
 
-bool is_annotation_line(const std::string& line) {
-  auto n = line.find_first_not_of(" \t");
-  return n != std::string::npos && line[n] == '@';
+bool continues_block(const std::string& line) {
+  auto b = line.find_first_not_of(" \t");
+  if (b == std::string::npos) return false;
+  auto e = line.find_last_not_of(" \t");
+  const char last = line[e];
+  if (last == ';' || last == '{' || last == '}') return false;
+  const std::string_view t(line.data() + b, e - b + 1);
+  return !(t.starts_with("//") || t.starts_with("/*") || t.starts_with("*"));
 }
 
 bool mentions_flaky_test(const std::string& line) {
+  if (line.size() > max_regex_line) return false;
   static const std::regex re(R"(@([A-Za-z_$][\w$]*\.)*FlakyTest\b)");
   return std::regex_search(line, re);
 }
@@ -72,7 +80,8 @@ std::optional<SourceLocation> find_method(const std::vector<std::string>& lines,
   const std::regex kotlin_re("\\bfun\\s+(`" + quoted + "`|" + quoted + ")\\s*\\(");
   for (std::size_t i = 0; i < lines.size(); ++i) {
     const auto& line = lines[i];
-    if (line.find(name) == std::string::npos) continue;
+    // std::regex recurses per character; generated giant lines are no declarations anyway.
+    if (line.size() > max_regex_line || line.find(name) == std::string::npos) continue;
     bool hit = kotlin ? std::regex_search(line, kotlin_re) : std::regex_search(line, java_re);
     if (!hit) continue;
     // Skip calls: a Java declaration line does not start with the name followed by '('
@@ -88,11 +97,10 @@ std::optional<SourceLocation> find_method(const std::vector<std::string>& lines,
     // The declaration may open with its annotations on the same line: indent from it.
     loc.indent = leading_ws(line);
     loc.has_flaky_test = mentions_flaky_test(line);
+    // Walk up over the annotation block, including multi-line annotation arguments: it
+    // ends at a blank line, a comment, or the end of the previous member (; { }).
     std::size_t first = i;
-    while (first > 0 && (is_annotation_line(lines[first - 1]) ||
-                         (lines[first - 1].find_first_not_of(" \t") != std::string::npos &&
-                          lines[first - 1].find_first_not_of(" \t)") == std::string::npos))) {
-      // Multi-line annotation arguments end in a line of ')' only; keep walking up to the '@'.
+    while (first > 0 && continues_block(lines[first - 1])) {
       --first;
       if (mentions_flaky_test(lines[first])) loc.has_flaky_test = true;
     }

@@ -84,7 +84,9 @@ std::string render_summary(const Report& report) {
       const auto& v = le.entry.verdict;
       if (v.verdict != core::VerdictKind::not_flaky) continue;
       if (++rows > max_rows) break;
-      out += "- `" + markdown_cell(v.test) + "`: " + runs_failed_phrase(v.runs) + "\n";
+      out += "- `" + markdown_cell(v.test) + "`: " + runs_failed_phrase(v.runs);
+      if (v.runs.failed > 0 && v.runs.passed == 0) out += " (fails every time: not flaky, broken)";
+      out += "\n";
     }
     out += "\n</details>\n";
   }
