@@ -1,0 +1,64 @@
+#pragma once
+// jdwp::Client: a Session with its own io_context thread and a blocking, typed call API,
+// for callers on worker threads (jdwp::JdwpVm, tests, the benchmark).
+//
+// Policy: the client owns one io_context run by one thread; the session's strand lives on
+// it. call() and next_event() block the calling thread (never call them from a handler of
+// this client). Every call has a deadline. Destroying the client closes the session (every
+// waiter fails with Errc::disconnected) and joins the thread.
+#include <memory>
+#include <string>
+#include <thread>
+
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/ip/tcp.hpp>
+
+#include "jdwp/session.hpp"
+
+namespace flakescan::jdwp {
+
+class Client {
+ public:
+  // Connects to a VM whose agent listens on host:port (server=y), handshakes, reads IDSizes.
+  static util::Result<std::unique_ptr<Client>> connect(const std::string& host, unsigned short port, SessionOptions options,
+                                                       Clock::time_point deadline);
+  // Takes over an already-connected socket from any io_context (the adb backend's
+  // `jdwp:<pid>` stream, an accepted agent connection) and handshakes over it.
+  static util::Result<std::unique_ptr<Client>> adopt(boost::asio::ip::tcp::socket socket, SessionOptions options,
+                                                     Clock::time_point deadline);
+
+  ~Client();
+  Client(const Client&) = delete;
+  Client& operator=(const Client&) = delete;
+
+  // One command, typed: C is a codec struct of commands.hpp/events.hpp.
+  template <class C>
+  util::Result<typename C::Reply> call(const typename C::Request& request, Clock::time_point deadline) {
+    auto reply = raw_call(C::id, encode(request, sizes_), deadline);
+    if (!reply) return std::unexpected(reply.error());
+    if (reply->error != 0) {
+      auto name = command_name(command_set_of(C::id), command_number_of(C::id));
+      return std::unexpected(error_from_jdwp(reply->error, name.value_or("command")));
+    }
+    return decode<typename C::Reply>(reply->data, sizes_);
+  }
+  util::Result<Packet> raw_call(Command command, Bytes data, Clock::time_point deadline);
+  util::Result<EventSet> next_event(Clock::time_point deadline);
+
+  const IdSizes& sizes() const { return sizes_; }
+  bool closed() const { return session_->closed(); }
+  void close(std::string reason = "closed by the debugger");
+  const SessionStats& stats() const { return session_->stats(); }
+
+ private:
+  Client() = default;
+  util::Result<void> start(boost::asio::ip::tcp::socket socket, SessionOptions options, Clock::time_point deadline);
+
+  boost::asio::io_context io_;
+  std::unique_ptr<boost::asio::executor_work_guard<boost::asio::io_context::executor_type>> work_;
+  std::thread thread_;
+  std::shared_ptr<Session> session_;
+  IdSizes sizes_;
+};
+
+}  // namespace flakescan::jdwp

@@ -1,0 +1,329 @@
+#include "jdwp/session.hpp"
+
+#include <boost/asio/bind_executor.hpp>
+#include <boost/asio/post.hpp>
+#include <boost/asio/read.hpp>
+#include <boost/asio/write.hpp>
+
+#include "jdwp/trace.hpp"
+#include "util/log.hpp"
+
+namespace flakescan::jdwp {
+
+namespace asio = boost::asio;
+using util::Errc;
+
+namespace {
+auto log() {
+  static auto logger = util::logger("jdwp");
+  return logger;
+}
+}  // namespace
+
+std::shared_ptr<Session> Session::create(asio::ip::tcp::socket socket, SessionOptions options) {
+  return std::shared_ptr<Session>(new Session(std::move(socket), std::move(options)));
+}
+
+Session::Session(asio::ip::tcp::socket socket, SessionOptions options)
+    : socket_(std::move(socket)), strand_(asio::make_strand(socket_.get_executor())), options_(std::move(options)) {
+  if (!options_.trace_path.empty()) {
+    trace_.open(options_.trace_path, std::ios::out | std::ios::trunc);
+    if (trace_) trace_ << "# flakescan jdwp wire trace (" << options_.name << ")\n";
+  }
+  boost::system::error_code ec;
+  socket_.set_option(asio::ip::tcp::no_delay(true), ec);
+}
+
+Session::~Session() {
+  boost::system::error_code ec;
+  socket_.close(ec);
+}
+
+IdSizes Session::id_sizes() const {
+  std::lock_guard lock(sizes_mutex_);
+  return sizes_;
+}
+
+void Session::trace(bool from_vm, ByteView bytes, std::string_view note) {
+  if (!trace_) return;
+  trace_ << format_trace_packet(from_vm, bytes, note);
+  trace_.flush();
+}
+
+// ---- start: handshake, IDSizes, reader ----------------------------------------------------
+
+void Session::start(Clock::time_point deadline, StartHandler done) {
+  asio::post(strand_, [self = shared_from_this(), deadline, done = std::move(done)]() mutable {
+    self->do_handshake(deadline, std::move(done));
+  });
+}
+
+void Session::do_handshake(Clock::time_point deadline, StartHandler done) {
+  auto timer = std::make_shared<asio::steady_timer>(strand_, deadline);
+  auto self = shared_from_this();
+  timer->async_wait(asio::bind_executor(strand_, [self](boost::system::error_code ec) {
+    if (!ec) self->shutdown("handshake timed out");
+  }));
+  auto out = std::make_shared<Bytes>(encode_handshake());
+  if (trace_) trace_ << format_trace_handshake(false);
+  asio::async_write(socket_, asio::buffer(*out), asio::bind_executor(strand_, [self, out, timer, done](boost::system::error_code ec, std::size_t) mutable {
+    if (ec) {
+      timer->cancel();
+      self->shutdown("handshake write failed: " + ec.message());
+      return done(util::fail(Errc::disconnected, self->close_reason_));
+    }
+    auto in = std::make_shared<Bytes>(handshake_text.size());
+    asio::async_read(self->socket_, asio::buffer(*in), asio::bind_executor(self->strand_, [self, in, timer, done](boost::system::error_code ec2, std::size_t) mutable {
+      timer->cancel();
+      if (ec2) {
+        self->shutdown("handshake read failed: " + (self->closed_ ? self->close_reason_ : ec2.message()));
+        return done(util::fail(self->close_reason_.find("timed out") != std::string::npos ? Errc::timeout : Errc::disconnected, self->close_reason_));
+      }
+      if (auto ok = decode_handshake(*in); !ok) {
+        self->shutdown("peer sent no JDWP handshake");
+        return done(util::fail(Errc::malformed, self->close_reason_));
+      }
+      if (self->trace_) self->trace_ << format_trace_handshake(true);
+      self->started_ = true;
+      self->do_read();
+      // IDSizes is answered with 8-byte defaults never in play: its reply has no ids.
+      self->request(Command::VirtualMachine_IDSizes, {}, Clock::now() + std::chrono::seconds(30),
+                    [self, done](util::Result<Packet> reply) mutable {
+                      if (!reply) return done(std::unexpected(reply.error()));
+                      if (reply->error != 0) return done(std::unexpected(error_from_jdwp(reply->error, "IDSizes")));
+                      auto sizes = decode<VmIdSizes::Reply>(reply->data, IdSizes{});
+                      if (!sizes) return done(std::unexpected(sizes.error()));
+                      if (auto ok = validate(sizes->sizes); !ok) return done(std::unexpected(ok.error()));
+                      {
+                        std::lock_guard lock(self->sizes_mutex_);
+                        self->sizes_ = sizes->sizes;
+                      }
+                      if (self->trace_) self->trace_ << format_trace_sizes(sizes->sizes);
+                      done(sizes->sizes);
+                    });
+    }));
+  }));
+}
+
+// ---- requests -----------------------------------------------------------------------------
+
+void Session::request(Command command, Bytes data, Clock::time_point deadline, ReplyHandler done) {
+  asio::post(strand_, [self = shared_from_this(), command, data = std::move(data), deadline, done = std::move(done)]() mutable {
+    if (self->closed_) return done(util::fail(Errc::disconnected, self->close_reason_));
+    const std::uint32_t id = self->next_id_++;
+    Pending p{command, std::move(done), std::make_unique<asio::steady_timer>(self->strand_, deadline)};
+    p.timer->async_wait(asio::bind_executor(self->strand_, [self, id](boost::system::error_code ec) {
+      if (ec) return;  // cancelled: answered or shut down
+      auto it = self->pending_.find(id);
+      if (it == self->pending_.end()) return;
+      auto handler = std::move(it->second.done);
+      auto name = command_name(command_set_of(it->second.command), command_number_of(it->second.command));
+      self->pending_.erase(it);
+      handler(util::fail(Errc::timeout, std::string(name.value_or("request")) + " had no reply before its deadline"));
+    }));
+    self->pending_.emplace(id, std::move(p));
+    Packet packet;
+    packet.id = id;
+    packet.command_set = command_set_of(command);
+    packet.command = command_number_of(command);
+    packet.data = std::move(data);
+    self->send(std::move(packet), nullptr);
+  });
+}
+
+void Session::fire_and_forget(Command command) {
+  // Only used for HoldEvents / ReleaseEvents: a reply is expected and discarded.
+  Packet packet;
+  packet.id = next_id_++;
+  packet.command_set = command_set_of(command);
+  packet.command = command_number_of(command);
+  send(std::move(packet), nullptr);
+}
+
+void Session::send(Packet packet, const char*) {
+  Bytes bytes = encode_packet(packet);
+  if (trace_) {
+    auto name = command_name(packet.command_set, packet.command);
+    trace(false, bytes, name.value_or(""));
+  }
+  stats_.packets_out++;
+  outbox_.push_back(std::move(bytes));
+  if (!writing_) do_write();
+}
+
+void Session::do_write() {
+  if (outbox_.empty() || closed_) {
+    writing_ = false;
+    return;
+  }
+  writing_ = true;
+  asio::async_write(socket_, asio::buffer(outbox_.front()),
+                    asio::bind_executor(strand_, [self = shared_from_this()](boost::system::error_code ec, std::size_t) {
+                      if (ec) {
+                        self->writing_ = false;
+                        return self->shutdown("write failed: " + ec.message());
+                      }
+                      self->outbox_.pop_front();
+                      self->do_write();
+                    }));
+}
+
+// ---- reader -------------------------------------------------------------------------------
+
+void Session::do_read() {
+  if (closed_ || reading_) return;
+  reading_ = true;
+  socket_.async_read_some(asio::buffer(chunk_), asio::bind_executor(strand_, [self = shared_from_this()](boost::system::error_code ec, std::size_t n) {
+    self->on_read(ec, n);
+  }));
+}
+
+void Session::on_read(boost::system::error_code ec, std::size_t n) {
+  reading_ = false;
+  if (ec) {
+    return shutdown(ec == asio::error::eof ? "the VM closed the connection" : "read failed: " + ec.message());
+  }
+  inbox_.insert(inbox_.end(), chunk_.begin(), chunk_.begin() + static_cast<std::ptrdiff_t>(n));
+  std::size_t offset = 0;
+  while (!closed_) {
+    auto framed = decode_packet(ByteView(inbox_).subspan(offset), options_.max_packet);
+    if (!framed) {
+      if (framed.error().code == Errc::need_more) break;
+      // A bad length cannot be skipped over: the stream has lost its framing.
+      return shutdown("lost packet framing: " + framed.error().message);
+    }
+    if (trace_) {
+      const auto& p = framed->packet;
+      std::string note = p.is_reply() ? (p.error ? "reply " + error_name(p.error) : "reply")
+                                      : std::string(command_name(p.command_set, p.command).value_or("command"));
+      trace(true, ByteView(inbox_).subspan(offset, framed->consumed), note);
+    }
+    offset += framed->consumed;
+    on_packet(std::move(framed->packet));
+  }
+  inbox_.erase(inbox_.begin(), inbox_.begin() + static_cast<std::ptrdiff_t>(offset));
+  if (events_.size() >= 2 * options_.event_capacity) {
+    read_paused_ = true;  // resumed by deliver_events()
+    return;
+  }
+  do_read();
+}
+
+void Session::on_packet(Packet packet) {
+  stats_.packets_in++;
+  if (packet.is_reply()) {
+    auto it = pending_.find(packet.id);
+    if (it == pending_.end()) {
+      stats_.late_replies++;  // timed out earlier, or a HoldEvents/ReleaseEvents reply
+      return;
+    }
+    auto handler = std::move(it->second.done);
+    it->second.timer->cancel();
+    pending_.erase(it);
+    handler(std::move(packet));
+    return;
+  }
+  if (packet.command_set == command_set_of(Command::Event_Composite) &&
+      packet.command == command_number_of(Command::Event_Composite)) {
+    on_event_packet(packet);
+    return;
+  }
+  log()->warn("{}: ignoring command {}/{} sent by the VM", options_.name, packet.command_set, packet.command);
+}
+
+void Session::on_event_packet(const Packet& packet) {
+  auto set = decode<EventSet>(packet.data, id_sizes());
+  if (!set) {
+    stats_.dropped_malformed++;
+    log()->warn("{}: dropped an event packet: {}", options_.name, set.error().message);
+    return;
+  }
+  events_.push_back(std::move(*set));
+  flow_control();
+  deliver_events();
+}
+
+void Session::flow_control() {
+  if (closed_) return;
+  if (!held_ && events_.size() >= options_.event_capacity) {
+    held_ = true;
+    stats_.holds++;
+    fire_and_forget(Command::VirtualMachine_HoldEvents);
+  } else if (held_ && events_.size() <= options_.event_capacity / 2) {
+    held_ = false;
+    fire_and_forget(Command::VirtualMachine_ReleaseEvents);
+  }
+}
+
+// ---- events -------------------------------------------------------------------------------
+
+void Session::next_event(Clock::time_point deadline, EventHandler done) {
+  asio::post(strand_, [self = shared_from_this(), deadline, done = std::move(done)]() mutable {
+    const std::uint64_t id = self->next_waiter_++;
+    Waiter w{id, std::move(done), std::make_unique<asio::steady_timer>(self->strand_, deadline)};
+    w.timer->async_wait(asio::bind_executor(self->strand_, [self, id](boost::system::error_code ec) {
+      if (ec) return;
+      for (auto it = self->waiters_.begin(); it != self->waiters_.end(); ++it) {
+        if (it->id == id) {
+          auto handler = std::move(it->done);
+          self->waiters_.erase(it);
+          handler(util::fail(Errc::timeout, "no event before the deadline"));
+          return;
+        }
+      }
+    }));
+    self->waiters_.push_back(std::move(w));
+    self->deliver_events();
+  });
+}
+
+void Session::deliver_events() {
+  while (!waiters_.empty() && !events_.empty()) {
+    Waiter w = std::move(waiters_.front());
+    waiters_.pop_front();
+    w.timer->cancel();
+    EventSet set = std::move(events_.front());
+    events_.pop_front();
+    w.done(std::move(set));
+  }
+  if (closed_) {
+    while (!waiters_.empty() && events_.empty()) {
+      Waiter w = std::move(waiters_.front());
+      waiters_.pop_front();
+      w.timer->cancel();
+      w.done(util::fail(Errc::disconnected, close_reason_));
+    }
+    return;
+  }
+  flow_control();
+  if (read_paused_ && events_.size() < 2 * options_.event_capacity) {
+    read_paused_ = false;
+    do_read();
+  }
+}
+
+// ---- end ----------------------------------------------------------------------------------
+
+void Session::close(std::string reason) {
+  asio::post(strand_, [self = shared_from_this(), reason = std::move(reason)] { self->shutdown(reason); });
+}
+
+void Session::shutdown(const std::string& reason) {
+  if (closed_) return;
+  close_reason_ = "VM session ended: " + reason;
+  closed_ = true;
+  log()->debug("{}: {}", options_.name, close_reason_);
+  boost::system::error_code ec;
+  socket_.shutdown(asio::ip::tcp::socket::shutdown_both, ec);
+  socket_.close(ec);
+  auto pending = std::move(pending_);
+  pending_.clear();
+  for (auto& [id, p] : pending) {
+    p.timer->cancel();
+    p.done(util::fail(Errc::disconnected, close_reason_));
+  }
+  outbox_.clear();
+  deliver_events();
+}
+
+}  // namespace flakescan::jdwp

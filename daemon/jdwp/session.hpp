@@ -1,0 +1,132 @@
+#pragma once
+// jdwp::Session: one debugger connection to one VM, over Asio.
+//
+// Policy and invariants
+//   * Everything the session owns is touched only on its strand (one strand per VM); the
+//     public functions post to it and may be called from any thread. Handlers run on the
+//     strand and must not block.
+//   * One reader. It only frames and decodes packets: a reply completes the request with
+//     the same id; an Event.Composite becomes an EventSet in the event queue. It never
+//     waits for a reply itself. A packet that does not decode (unknown event kind,
+//     truncated data) is dropped and counted; the session goes on.
+//   * Every request has a deadline; a late reply is dropped.
+//   * The event queue is bounded: at `event_capacity` queued sets the session tells the VM
+//     to hold events (VirtualMachine.HoldEvents, fire-and-forget) and releases them when
+//     the queue drains to half; sets already in flight still queue, and at twice the
+//     capacity the reader stops reading until the consumer catches up.
+//   * On disconnect (EOF, socket error, close()) every pending request fails at once with
+//     Errc::disconnected; queued event sets are still handed out, then event waiters fail
+//     with Errc::disconnected too. Nothing is retried.
+//   * Wire trace: with `trace_path` set, every packet in both directions is appended in
+//     the format of trace.hpp (the format the codec tests read).
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <deque>
+#include <fstream>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <unordered_map>
+
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/asio/strand.hpp>
+
+#include "jdwp/codec.hpp"
+
+namespace flakescan::jdwp {
+
+using Clock = std::chrono::steady_clock;
+
+struct SessionOptions {
+  std::size_t max_packet = default_max_packet;
+  std::size_t event_capacity = 256;  // queued event sets before HoldEvents
+  std::string trace_path;            // empty: no wire trace
+  std::string name = "vm";           // for logs
+};
+
+struct SessionStats {
+  std::atomic<std::uint64_t> packets_in{0}, packets_out{0}, dropped_malformed{0}, late_replies{0}, holds{0};
+};
+
+class Session : public std::enable_shared_from_this<Session> {
+ public:
+  using ReplyHandler = std::function<void(util::Result<Packet>)>;
+  using EventHandler = std::function<void(util::Result<EventSet>)>;
+  using StartHandler = std::function<void(util::Result<IdSizes>)>;
+
+  // Takes an already-connected socket (loopback, or a `jdwp:<pid>` stream through the adb
+  // server); the session's strand is made on the socket's executor.
+  static std::shared_ptr<Session> create(boost::asio::ip::tcp::socket socket, SessionOptions options);
+  ~Session();
+
+  // Handshake, then VirtualMachine.IDSizes, then the reader starts. `done` gets the sizes.
+  void start(Clock::time_point deadline, StartHandler done);
+  // Sends a command; `done` gets the reply packet (check its error code) or an error.
+  void request(Command command, Bytes data, Clock::time_point deadline, ReplyHandler done);
+  // The next event set, in arrival order.
+  void next_event(Clock::time_point deadline, EventHandler done);
+  // Closes the socket; pending work fails with Errc::disconnected.
+  void close(std::string reason = "closed by the debugger");
+
+  bool closed() const { return closed_.load(); }
+  IdSizes id_sizes() const;
+  const SessionStats& stats() const { return stats_; }
+
+ private:
+  Session(boost::asio::ip::tcp::socket socket, SessionOptions options);
+
+  struct Pending {
+    Command command;
+    ReplyHandler done;
+    std::unique_ptr<boost::asio::steady_timer> timer;
+  };
+  struct Waiter {
+    std::uint64_t id;
+    EventHandler done;
+    std::unique_ptr<boost::asio::steady_timer> timer;
+  };
+
+  void do_handshake(Clock::time_point deadline, StartHandler done);
+  void do_read();
+  void on_read(boost::system::error_code ec, std::size_t n);
+  void on_packet(Packet packet);
+  void on_event_packet(const Packet& packet);
+  void send(Packet packet, const char* note);
+  void do_write();
+  void deliver_events();
+  void flow_control();
+  void shutdown(const std::string& reason);
+  void trace(bool from_vm, ByteView bytes, std::string_view note);
+  void fire_and_forget(Command command);
+
+  boost::asio::ip::tcp::socket socket_;
+  boost::asio::strand<boost::asio::any_io_executor> strand_;
+  SessionOptions options_;
+  SessionStats stats_;
+
+  mutable std::mutex sizes_mutex_;  // sizes_ is read from other threads
+  IdSizes sizes_;
+  std::uint32_t next_id_ = 1;
+  std::unordered_map<std::uint32_t, Pending> pending_;
+  std::deque<EventSet> events_;
+  std::deque<Waiter> waiters_;
+  std::uint64_t next_waiter_ = 1;
+  bool held_ = false;
+  bool reading_ = false;
+  bool read_paused_ = false;
+  bool started_ = false;
+
+  Bytes inbox_;
+  std::array<std::uint8_t, 64 * 1024> chunk_{};
+  std::deque<Bytes> outbox_;
+  bool writing_ = false;
+
+  std::atomic<bool> closed_{false};
+  std::string close_reason_;
+  std::ofstream trace_;
+};
+
+}  // namespace flakescan::jdwp
