@@ -144,6 +144,7 @@ public class HandlerMessageTest {
     }
 
     @Test
+    @SuppressWarnings("deprecation")  // Handler() without a looper is the point of the test
     public void looperRules() throws Exception {
         AtomicReference<Throwable> thrown = new AtomicReference<>();
         Thread t = new Thread(() -> {
