@@ -1,0 +1,53 @@
+package io.flakescan.gradle;
+
+import java.io.File;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+
+import org.gradle.api.DefaultTask;
+import org.gradle.api.Task;
+import org.gradle.api.tasks.OutputDirectory;
+import org.gradle.api.tasks.TaskAction;
+
+/**
+ * The {@code flakeScan} task: runs every scan task of the project (through its dependencies)
+ * and merges their verdicts into one set of reports in build/reports/flakescan/.
+ */
+public class FlakeScanAggregateTask extends DefaultTask {
+    public FlakeScanAggregateTask() {
+        setGroup("verification");
+        setDescription("Scans the tests of every Test task for flakiness and writes build/reports/flakescan/ (flakescan).");
+        getOutputs().upToDateWhen(t -> false);
+        getLogger().info("flakescan: created task {}", getPath());
+    }
+
+    @OutputDirectory
+    public File getReportDir() {
+        return new File(FlakeScanTask.buildDir(getProject()), "reports/flakescan");
+    }
+
+    @TaskAction
+    public void merge() throws IOException {
+        List<File> verdicts = new ArrayList<>();
+        Set<File> roots = new LinkedHashSet<>();
+        for (Task t : getTaskDependencies().getDependencies(this)) {
+            if (!(t instanceof FlakeScanTask)) continue;
+            FlakeScanTask scan = (FlakeScanTask) t;
+            if (scan.getVerdictsFile().isFile()) verdicts.add(scan.getVerdictsFile());
+            roots.addAll(scan.sourceRoots());
+        }
+        if (verdicts.isEmpty()) {
+            getLogger().lifecycle("flakescan: no scan wrote verdicts; nothing to merge");
+            return;
+        }
+        Settings s = Settings.read(getProject());
+        Files.createDirectories(getReportDir().toPath());
+        String exe = FlakescanCli.locate(s.executable, getProject().getProjectDir()).getPath();
+        FlakeScanTask.runReport(FlakeScanTask.reportCommand(exe, verdicts, getReportDir(), new ArrayList<>(roots)),
+                getLogger(), s, getReportDir(), getProject().getProjectDir(), true);
+    }
+}

@@ -1,0 +1,164 @@
+package io.flakescan.gradle;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.regex.Pattern;
+
+import org.gradle.api.GradleException;
+import org.gradle.api.Project;
+import org.gradle.api.provider.Property;
+
+/**
+ * The settings of one scan, read once at execution time from the extension and the
+ * {@code -Pflakescan.*} project properties (which win), and validated with messages that
+ * name the setting, where its value came from and what is expected.
+ */
+final class Settings {
+    static final List<String> TECHNIQUES = Arrays.asList("rerun", "noise", "order", "nio", "explore", "trace", "repair");
+    static final List<String> FAIL_ON = Arrays.asList("never", "flaky", "any");
+    // Test ids as the daemon accepts them: a Java binary class name, optionally #method
+    // (methods may carry a parameter suffix such as name[1]).
+    private static final Pattern TEST_ID = Pattern.compile("[A-Za-z_$][A-Za-z0-9_$]*(\\.[A-Za-z_$][A-Za-z0-9_$]*)*(#[^,#\\s][^,#]*)?");
+
+    final String daemon;
+    final boolean startDaemon;
+    final String executable;
+    final List<String> techniques;
+    final int runs;
+    final int timeoutSeconds;
+    final Long seed;
+    final List<String> tests;
+    final boolean annotated;
+    final boolean suspects;
+    final List<String> suspectsFrom;
+    final boolean all;
+    final String failOn;
+    final boolean includeConnected;
+    final boolean dryRun;
+
+    private final Project project;
+
+    private Settings(Project project, FlakeScanExtension ext) {
+        this.project = project;
+        daemon = url(text("daemon", ext.getDaemon()));
+        startDaemon = bool("startDaemon", ext.getStartDaemon());
+        executable = nonEmpty("executable", text("executable", ext.getExecutable()));
+        techniques = techniques(text("techniques", ext.getTechniques()));
+        runs = integer("runs", ext.getRuns(), 1, 10000);
+        timeoutSeconds = integer("timeoutSeconds", ext.getTimeoutSeconds(), 1, 7 * 24 * 3600);
+        seed = seed(ext.getSeed());
+        tests = testIds(text("tests", ext.getTests()));
+        annotated = bool("annotated", ext.getAnnotated());
+        suspects = bool("suspects", ext.getSuspects());
+        suspectsFrom = list(text("suspectsFrom", ext.getSuspectsFrom()));
+        all = bool("all", ext.getAll());
+        failOn = oneOf("failOn", text("failOn", ext.getFailOn()), FAIL_ON);
+        includeConnected = bool("includeConnected", ext.getIncludeConnected());
+        dryRun = bool("dryRun", ext.getDryRun());
+    }
+
+    static Settings read(Project project) {
+        return new Settings(project, project.getExtensions().getByType(FlakeScanExtension.class));
+    }
+
+    /** Only the settings the aggregate task needs; no validation of the scan settings. */
+    static String executableOf(Project project) {
+        Object p = project.findProperty("flakescan.executable");
+        if (p != null) return p.toString();
+        return project.getExtensions().getByType(FlakeScanExtension.class).getExecutable().get();
+    }
+
+    private String source(String name) {
+        return project.hasProperty("flakescan." + name) ? "-Pflakescan." + name : "flakeScan." + name;
+    }
+
+    private GradleException invalid(String name, Object value, String expected) {
+        return new GradleException("flakescan: invalid value '" + value + "' for " + name + " (from " + source(name)
+                + "): expected " + expected);
+    }
+
+    private String text(String name, Property<?> property) {
+        Object p = project.findProperty("flakescan." + name);
+        if (p != null) return p.toString().trim();
+        Object v = property.getOrNull();
+        return v == null ? "" : v.toString().trim();
+    }
+
+    private boolean bool(String name, Property<Boolean> property) {
+        String v = text(name, property).toLowerCase();
+        if (v.equals("true")) return true;
+        if (v.equals("false")) return false;
+        throw invalid(name, v, "true or false");
+    }
+
+    private int integer(String name, Property<Integer> property, int min, int max) {
+        String v = text(name, property);
+        try {
+            int n = Integer.parseInt(v);
+            if (n >= min && n <= max) return n;
+        } catch (NumberFormatException e) {
+            // reported below
+        }
+        throw invalid(name, v, "an integer from " + min + " to " + max);
+    }
+
+    private Long seed(Property<Long> property) {
+        String v = text("seed", property);
+        if (v.isEmpty()) return null;
+        try {
+            return Long.parseLong(v);
+        } catch (NumberFormatException e) {
+            throw invalid("seed", v, "an integer");
+        }
+    }
+
+    private String nonEmpty(String name, String v) {
+        if (v.isEmpty()) throw invalid(name, v, "a non-empty value");
+        return v;
+    }
+
+    private String url(String v) {
+        if (!v.matches("https?://[^\\s/]+(/\\S*)?")) throw invalid("daemon", v, "a URL such as " + FlakeScanExtension.DEFAULT_DAEMON);
+        return v.endsWith("/") ? v.substring(0, v.length() - 1) : v;
+    }
+
+    private String oneOf(String name, String v, List<String> allowed) {
+        if (!allowed.contains(v)) throw invalid(name, v, "one of " + String.join(", ", allowed));
+        return v;
+    }
+
+    private static List<String> list(String v) {
+        List<String> out = new ArrayList<>();
+        for (String part : v.split(",")) {
+            String t = part.trim();
+            if (!t.isEmpty()) out.add(t);
+        }
+        return out;
+    }
+
+    private List<String> techniques(String v) {
+        List<String> out = list(v);
+        if (out.isEmpty()) throw invalid("techniques", v, "at least one of " + String.join(", ", TECHNIQUES));
+        for (String t : out)
+            if (!TECHNIQUES.contains(t)) throw invalid("techniques", t, "one of " + String.join(", ", TECHNIQUES));
+        return Collections.unmodifiableList(new ArrayList<>(new LinkedHashSet<>(out)));
+    }
+
+    private List<String> testIds(String v) {
+        Set<String> out = new LinkedHashSet<>();
+        for (String id : list(v)) {
+            if (!TEST_ID.matcher(id).matches()) throw invalid("tests", id, "test ids like com.example.FooTest#bar or com.example.FooTest");
+            out.add(id);
+        }
+        return Collections.unmodifiableList(new ArrayList<>(out));
+    }
+
+    /** True when the CLI should be left to find (or start) the daemon at the default address. */
+    boolean cliStartsDaemon() {
+        return startDaemon && daemon.equals(FlakeScanExtension.DEFAULT_DAEMON);
+    }
+}
