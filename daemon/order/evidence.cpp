@@ -1,0 +1,87 @@
+#include "order/evidence.hpp"
+
+#include <map>
+
+namespace flakescan::order {
+
+core::RunCounts count_runs(const Runner& runner, const std::string& test) {
+  core::RunCounts c;
+  for (const auto& run : runner.history()) {
+    for (size_t i = 0; i < run.spec.tests.size(); ++i) {
+      if (run.spec.tests[i] != test) continue;
+      auto o = run.report.outcome_at(i);
+      ++c.total;
+      if (o == core::Outcome::pass) ++c.passed;
+      else if (core::is_failure(o)) ++c.failed;
+      else if (o == core::Outcome::skipped) ++c.skipped;
+      else ++c.infra;
+    }
+  }
+  return c;
+}
+
+std::vector<core::FailureGroup> failure_groups(const Runner& runner, const std::string& test) {
+  std::vector<core::FailureGroup> groups;
+  std::map<std::string, size_t> index;
+  for (const auto& run : runner.history()) {
+    for (size_t i = 0; i < run.spec.tests.size() && i < run.report.results.size(); ++i) {
+      const auto& r = run.report.results[i];
+      if (run.spec.tests[i] != test || !core::is_failure(r.outcome)) continue;
+      auto [it, added] = index.emplace(r.signature, groups.size());
+      if (added) groups.push_back({r.signature, r.exception_type, r.message, 0, run.id});
+      ++groups[it->second].count;
+    }
+  }
+  return groups;
+}
+
+core::Verdict plain_verdict(const Runner& runner, const std::string& test, const std::string& technique) {
+  core::Verdict v;
+  v.test = test;
+  v.technique = technique;
+  v.runs = count_runs(runner, test);
+  v.evidence.failures = failure_groups(runner, test);
+  int observed = v.runs.passed + v.runs.failed;
+  if (observed == 0) {
+    v.verdict = core::VerdictKind::could_not_run;
+    v.evidence.reason = v.runs.skipped > 0 ? "skipped in every run" : "no run reached this test";
+    return v;
+  }
+  if (v.runs.passed > 0 && v.runs.failed > 0) {
+    // Both outcomes seen, but the technique could not say why (e.g. only in confirmation
+    // reruns): flaky with the evidence, category unknown.
+    v.verdict = core::VerdictKind::flaky;
+    v.category = core::Category::unknown;
+    for (const auto& run : runner.history())
+      for (size_t i = 0; i < run.spec.tests.size(); ++i) {
+        if (run.spec.tests[i] != test) continue;
+        auto o = run.report.outcome_at(i);
+        if (o == core::Outcome::pass && !v.evidence.passing_run) v.evidence.passing_run = run.id;
+        if (core::is_failure(o) && !v.evidence.failing_run) {
+          v.evidence.failing_run = run.id;
+          v.evidence.reproducer.assign(run.spec.tests.begin(), run.spec.tests.begin() + static_cast<long>(i) + 1);
+        }
+      }
+    v.evidence.reason = "passed " + std::to_string(v.runs.passed) + " and failed " + std::to_string(v.runs.failed) +
+                        " times; not classified";
+    return v;
+  }
+  v.verdict = core::VerdictKind::not_flaky;
+  if (v.runs.failed == 0)
+    v.evidence.reason = "passed in all " + std::to_string(v.runs.passed) + " executions";
+  else
+    v.evidence.reason = "failed in all " + std::to_string(v.runs.failed) +
+                        " executions: consistently failing, not flaky";
+  return v;
+}
+
+std::string join(const std::vector<std::string>& items, const char* separator) {
+  std::string out;
+  for (const auto& s : items) {
+    if (!out.empty()) out += separator;
+    out += s;
+  }
+  return out;
+}
+
+}  // namespace flakescan::order

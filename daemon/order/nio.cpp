@@ -1,0 +1,201 @@
+// Technique `nio`: non-idempotent-outcome tests (ALGORITHMS.md section 4).
+#include <map>
+#include <set>
+
+#include "order/evidence.hpp"
+#include "order/orders.hpp"
+#include "order/runner.hpp"
+#include "order/techniques.hpp"
+#include "util/log.hpp"
+
+namespace flakescan::order {
+
+namespace {
+
+using core::Outcome;
+
+std::vector<std::string> twice_each(const std::vector<std::string>& tests) {
+  std::vector<std::string> out;
+  out.reserve(tests.size() * 2);
+  for (const auto& t : tests) {
+    out.push_back(t);
+    out.push_back(t);
+  }
+  return out;
+}
+
+// A test that ran twice in a row in one JVM: where, and what happened each time.
+struct Pair {
+  size_t run = 0;
+  size_t pos = 0;  // of the first execution
+  Outcome first = Outcome::infra;
+  Outcome second = Outcome::infra;
+  bool nio() const { return first == Outcome::pass && core::is_failure(second); }
+};
+
+std::vector<std::pair<std::string, Pair>> pairs_in(const Runner& runner, const std::vector<size_t>& runs) {
+  std::vector<std::pair<std::string, Pair>> out;
+  for (size_t r : runs) {
+    const auto& run = runner.at(r);
+    const auto& ts = run.spec.tests;
+    for (size_t i = 0; i + 1 < ts.size();) {
+      if (ts[i] != ts[i + 1]) {
+        ++i;
+        continue;
+      }
+      out.push_back({ts[i], Pair{r, i, run.report.outcome_at(i), run.report.outcome_at(i + 1)}});
+      i += 2;
+    }
+  }
+  return out;
+}
+
+std::vector<std::string> unique_in_order(const std::vector<std::string>& tests) {
+  std::vector<std::string> out;
+  std::set<std::string> seen;
+  for (const auto& t : tests)
+    if (seen.insert(t).second) out.push_back(t);
+  return out;
+}
+
+}  // namespace
+
+std::string_view nio_mode_name(NioMode mode) {
+  switch (mode) {
+    case NioMode::isolated_method: return "isolated-method";
+    case NioMode::isolated_class: return "isolated-class";
+    case NioMode::entire_suite: return "entire-suite";
+  }
+  return "entire-suite";
+}
+
+std::optional<NioMode> parse_nio_mode(std::string_view name) {
+  for (auto m : {NioMode::isolated_method, NioMode::isolated_class, NioMode::entire_suite})
+    if (nio_mode_name(m) == name) return m;
+  return std::nullopt;
+}
+
+util::Result<std::vector<core::Verdict>> detect_nio(const core::TechniqueInput& input, core::RunLog& log, NioMode mode) {
+  Runner runner(log, input.budget, "nio");
+  auto tests = unique_in_order(input.tests);
+  std::vector<core::Verdict> out;
+  if (tests.empty()) return out;
+  std::string mode_name(nio_mode_name(mode));
+
+  std::vector<core::RunSpec> specs;
+  auto add = [&](std::vector<std::string> ts, std::string purpose) {
+    core::RunSpec s;
+    s.tests = twice_each(ts);
+    s.purpose = std::move(purpose);
+    specs.push_back(std::move(s));
+  };
+  switch (mode) {
+    case NioMode::entire_suite: add(tests, "nio entire-suite"); break;
+    case NioMode::isolated_class:
+      for (auto& g : group_by_class(tests)) {
+        std::string cls(class_of(g.front()));
+        add(std::move(g), "nio isolated-class: " + cls);
+      }
+      break;
+    case NioMode::isolated_method:
+      for (const auto& t : tests) add({t}, "nio isolated-method: " + t);
+      break;
+  }
+  std::optional<util::Error> stopped;
+  std::vector<size_t> scan_runs;
+  if (auto made = runner.run_all(std::move(specs)); made) {
+    scan_runs = *made;
+  } else if (made.error().code == util::Errc::cancelled) {
+    return std::unexpected(made.error());
+  } else {
+    stopped = made.error();
+  }
+
+  // Hits of the first pass, then (outside isolated-method mode) their confirmation: t, t in
+  // a JVM of its own.
+  std::vector<std::pair<std::string, Pair>> hits;
+  for (auto& p : pairs_in(runner, scan_runs))
+    if (p.second.nio()) hits.push_back(p);
+  std::map<std::string, Pair> confirmed;
+  std::map<std::string, Pair> unconfirmed;
+  if (mode == NioMode::isolated_method) {
+    for (auto& [t, p] : hits) confirmed[t] = p;
+  } else if (!hits.empty()) {
+    std::vector<core::RunSpec> confirm;
+    for (auto& [t, p] : hits) {
+      core::RunSpec s;
+      s.tests = {t, t};
+      s.purpose = "nio confirm isolated-method: " + t;
+      confirm.push_back(std::move(s));
+    }
+    auto made = runner.run_all(std::move(confirm));
+    if (!made && made.error().code == util::Errc::cancelled) return std::unexpected(made.error());
+    if (!made && !stopped) stopped = made.error();
+    std::map<std::string, Pair> again;
+    if (made)
+      for (auto& p : pairs_in(runner, *made)) again[p.first] = p.second;
+    for (auto& [t, p] : hits) {
+      auto it = again.find(t);
+      if (it != again.end() && it->second.nio()) confirmed[t] = it->second;
+      else unconfirmed[t] = p;
+    }
+  }
+  util::logger("order")->info("nio ({}): {} runs, {} hits, {} confirmed", mode_name, runner.runs(), hits.size(),
+                              confirmed.size());
+
+  for (const auto& t : tests) {
+    if (auto it = confirmed.find(t); it != confirmed.end()) {
+      const Pair& p = it->second;
+      core::Verdict v;
+      v.test = t;
+      v.verdict = core::VerdictKind::flaky;
+      v.category = core::Category::nio;
+      v.technique = "nio";
+      v.runs = count_runs(runner, t);
+      auto& e = v.evidence;
+      e.failures = failure_groups(runner, t);
+      e.role = "nio";
+      e.reproducer = {t, t};
+      e.passing_order = {t};
+      // One run holds both: the first execution passed, the second failed.
+      e.passing_run = runner.at(p.run).id;
+      e.failing_run = runner.at(p.run).id;
+      e.details["mode"] = mode_name;
+      e.details["polluter"] = "itself";
+      e.reason = "passes when run once and fails when run a second time in the same JVM";
+      out.push_back(std::move(v));
+    } else if (auto u = unconfirmed.find(t); u != unconfirmed.end()) {
+      // Failed on its second execution only after other tests: evidence of flakiness, but
+      // not of a NIO test; the `order` technique finds out why.
+      const Pair& p = u->second;
+      const auto& run = runner.at(p.run);
+      core::Verdict v;
+      v.test = t;
+      v.verdict = core::VerdictKind::flaky;
+      v.category = core::Category::unknown;
+      v.technique = "nio";
+      v.runs = count_runs(runner, t);
+      auto& e = v.evidence;
+      e.failures = failure_groups(runner, t);
+      e.reproducer.assign(run.spec.tests.begin(), run.spec.tests.begin() + static_cast<long>(p.pos) + 2);
+      e.passing_order.assign(run.spec.tests.begin(), run.spec.tests.begin() + static_cast<long>(p.pos) + 1);
+      e.passing_run = run.id;
+      e.failing_run = run.id;
+      e.details["mode"] = mode_name;
+      e.reason = "failed on its second execution in " + run.spec.purpose +
+                 " but not when run twice alone: depends on the tests before it";
+      out.push_back(std::move(v));
+    } else {
+      auto v = plain_verdict(runner, t, "nio");
+      if (stopped && v.verdict == core::VerdictKind::could_not_run) v.evidence.reason += " (" + stopped->message + ")";
+      out.push_back(std::move(v));
+    }
+  }
+  return out;
+}
+
+core::TechniqueFn nio_technique(NioMode mode) {
+  return [mode](const core::TechniqueInput& input, core::RunLog& log) { return detect_nio(input, log, mode); };
+}
+
+}  // namespace flakescan::order

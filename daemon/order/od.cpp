@@ -1,0 +1,419 @@
+// Technique `order`: detection, confirmation, classification, minimisation, cleaners.
+#include <algorithm>
+#include <map>
+#include <set>
+#include <unordered_map>
+
+#include "order/ddmin.hpp"
+#include "order/evidence.hpp"
+#include "order/orders.hpp"
+#include "order/runner.hpp"
+#include "order/techniques.hpp"
+#include "util/log.hpp"
+
+namespace flakescan::order {
+
+namespace {
+
+using core::Outcome;
+
+// What the technique concluded about one candidate (a test whose outcome changed).
+struct Finding {
+  // pending: outcome changed between orders; order_dependent: the failing order failed again
+  // every time it was rerun (role not known yet); unconfirmed: could not be rerun or run alone.
+  enum class Kind { pending, order_dependent, victim, brittle, not_order_dependent, unconfirmed } kind = Kind::pending;
+  std::vector<std::string> related;   // minimal polluters (victim) or state-setters (brittle)
+  std::vector<std::string> cleaners;  // victims only
+  std::vector<std::string> reproducer;
+  std::vector<std::string> passing_order;
+  std::optional<size_t> failing_run;  // history indices
+  std::optional<size_t> passing_run;
+  size_t detected_in = 0;             // history index of the first failing run seen
+  int minimisation_probes = 0;
+  bool minimal = false;
+  std::string reason;
+};
+
+std::vector<std::string> unique_in_order(const std::vector<std::string>& tests) {
+  std::vector<std::string> out;
+  std::set<std::string> seen;
+  for (const auto& t : tests)
+    if (seen.insert(t).second) out.push_back(t);
+  return out;
+}
+
+// Budget errors end a phase; cancellation ends the technique.
+bool fatal(const util::Error& e) { return e.code == util::Errc::cancelled; }
+
+std::vector<std::string> prefix_of(const core::RecordedRun& run, size_t pos) {
+  return {run.spec.tests.begin(), run.spec.tests.begin() + static_cast<long>(pos)};
+}
+
+std::vector<std::string> pick(const std::vector<std::string>& from, const std::vector<size_t>& indices) {
+  std::vector<std::string> out;
+  for (size_t i : indices) out.push_back(from[i]);
+  return out;
+}
+
+class OrderDetector {
+ public:
+  OrderDetector(const core::TechniqueInput& input, core::RunLog& log, const OrderOptions& options)
+      : input_(input), options_(options), runner_(log, input.budget, "order"), tests_(unique_in_order(input.tests)) {}
+
+  util::Result<std::vector<core::Verdict>> run() {
+    if (tests_.empty()) return std::vector<core::Verdict>{};
+    if (auto r = detect(); !r) return std::unexpected(r.error());
+    if (auto r = confirm(); !r) return std::unexpected(r.error());
+    if (auto r = classify(); !r) return std::unexpected(r.error());
+    for (auto& [test, f] : findings_) {
+      if (f.kind == Finding::Kind::victim || f.kind == Finding::Kind::brittle)
+        if (auto r = minimise(test, f); !r) return std::unexpected(r.error());
+    }
+    if (options_.find_cleaners)
+      for (auto& [test, f] : findings_)
+        if (f.kind == Finding::Kind::victim)
+          if (auto r = search_cleaners(test, f); !r) return std::unexpected(r.error());
+    return verdicts();
+  }
+
+ private:
+  // Records a budget stop (first one wins); returns the error when it must propagate.
+  util::Result<void> note(const util::Error& e) {
+    if (fatal(e)) return std::unexpected(e);
+    if (!stopped_) {
+      stopped_ = e;
+      util::logger("order")->info("order: stopping early: {}", e.message);
+    }
+    return {};
+  }
+
+  // Phase 1: original, reverse and random orders, one JVM each.
+  util::Result<void> detect() {
+    auto planned = plan_orders(tests_, input_.seed, std::max(1, input_.budget.max_orders));
+    std::vector<core::RunSpec> specs;
+    for (auto& p : planned) {
+      core::RunSpec s;
+      s.tests = std::move(p.tests);
+      s.purpose = p.purpose;
+      s.seed = p.seed;
+      specs.push_back(std::move(s));
+    }
+    auto made = runner_.run_all(std::move(specs));
+    if (!made) return note(made.error());
+    // Candidates: both a pass and a failure observed, in input order.
+    auto obs = runner_.observations();
+    for (const auto& t : tests_) {
+      auto it = obs.find(t);
+      if (it == obs.end()) continue;
+      bool passed = false, failed = false;
+      for (const auto& o : it->second) {
+        passed |= o.outcome == Outcome::pass;
+        failed |= core::is_failure(o.outcome);
+      }
+      if (passed && failed) {
+        candidates_.push_back(t);
+        findings_[t].detected_in = shortest(t, true)->run;
+      }
+    }
+    util::logger("order")->info("order: {} runs of {} tests, {} candidates", runner_.runs(), tests_.size(),
+                                candidates_.size());
+    return {};
+  }
+
+  // The observation of `test` failing (or passing) with the fewest tests before it.
+  std::optional<Observation> shortest(const std::string& test, bool failing, bool skip_first = false) const {
+    std::optional<Observation> best;
+    for (size_t r = 0; r < runner_.history().size(); ++r) {
+      const auto& run = runner_.at(r);
+      for (size_t i = 0; i < run.spec.tests.size(); ++i) {
+        if (run.spec.tests[i] != test || (skip_first && i == 0)) continue;
+        auto o = run.report.outcome_at(i);
+        bool match = failing ? core::is_failure(o) : o == Outcome::pass;
+        if (match && (!best || i < best->pos)) best = Observation{r, i, o};
+      }
+    }
+    return best;
+  }
+
+  // Phase 2: rerun each distinct failing order; order-dependent only if it fails every time.
+  util::Result<void> confirm() {
+    if (candidates_.empty()) return {};
+    std::map<size_t, std::vector<std::string>> by_run;  // failing run -> candidates
+    for (const auto& t : candidates_) by_run[findings_[t].detected_in].push_back(t);
+    std::vector<core::RunSpec> specs;
+    std::vector<size_t> source;
+    for (const auto& [r, ts] : by_run) {
+      // Only the tests up to the last candidate matter: later ones cannot change its outcome.
+      size_t last = 0;
+      const auto& order = runner_.at(r).spec.tests;
+      for (size_t i = 0; i < order.size(); ++i)
+        if (std::find(ts.begin(), ts.end(), order[i]) != ts.end()) last = i;
+      for (int k = 0; k < options_.confirm_reruns; ++k) {
+        core::RunSpec s = runner_.at(r).spec;
+        s.tests.resize(last + 1);
+        s.purpose = "confirm " + std::to_string(k + 1) + ": rerun of " + runner_.at(r).spec.purpose;
+        specs.push_back(std::move(s));
+        source.push_back(r);
+      }
+    }
+    auto made = runner_.run_all(specs);
+    if (!made) return note(made.error());
+    for (const auto& t : candidates_) {
+      Finding& f = findings_[t];
+      size_t r = f.detected_in;
+      size_t pos = 0;
+      for (size_t i = 0; i < runner_.at(r).spec.tests.size(); ++i)
+        if (runner_.at(r).spec.tests[i] == t) pos = i;
+      int fails = 0, reruns = 0;
+      std::optional<size_t> passed_in;
+      for (size_t k = 0; k < made->size() && k < specs.size(); ++k) {
+        if (source[k] != r) continue;
+        ++reruns;
+        auto o = runner_.at((*made)[k]).report.outcome_at(pos);
+        if (core::is_failure(o)) ++fails;
+        if (o == Outcome::pass && !passed_in) passed_in = (*made)[k];
+      }
+      if (passed_in) {
+        f.kind = Finding::Kind::not_order_dependent;
+        f.failing_run = r;
+        f.passing_run = passed_in;
+        f.reproducer = prefix_of(runner_.at(r), pos + 1);
+        f.passing_order = f.reproducer;
+        f.reason = "failed in " + runner_.at(r).spec.purpose + " and passed when the same order was rerun: "
+                   "flaky, but not order-dependent";
+      } else if (reruns == options_.confirm_reruns && fails == reruns) {
+        f.kind = Finding::Kind::order_dependent;
+        f.reason = "failed again in " + std::to_string(reruns) + " reruns of " + runner_.at(r).spec.purpose;
+      } else {
+        f.kind = Finding::Kind::unconfirmed;
+        f.reason = "outcome changed between orders; the failing order could not be rerun (" +
+                   (stopped_ ? stopped_->message : std::string("infrastructure failure")) + ")";
+      }
+    }
+    return {};
+  }
+
+  // Phase 3: each order-dependent candidate alone in a fresh JVM (reusing runs where it was
+  // first), then victim (passes alone) or brittle (fails alone).
+  util::Result<void> classify() {
+    std::vector<std::string> need;
+    std::map<std::string, size_t> alone;  // test -> history index of a run where it ran first
+    for (const auto& t : candidates_) {
+      if (findings_[t].kind != Finding::Kind::order_dependent) continue;
+      bool found = false;
+      for (size_t r = 0; r < runner_.history().size() && !found; ++r) {
+        const auto& run = runner_.at(r);
+        if (!run.spec.tests.empty() && run.spec.tests[0] == t && core::is_observation(run.report.outcome_at(0))) {
+          alone[t] = r;
+          found = true;
+        }
+      }
+      if (!found) need.push_back(t);
+    }
+    if (!need.empty()) {
+      std::vector<core::RunSpec> specs;
+      for (const auto& t : need) {
+        core::RunSpec s;
+        s.tests = {t};
+        s.purpose = "alone: " + t;
+        specs.push_back(std::move(s));
+      }
+      auto made = runner_.run_all(specs);
+      if (!made) {
+        if (auto r = note(made.error()); !r) return r;
+      } else {
+        for (size_t k = 0; k < made->size() && k < need.size(); ++k)
+          if (core::is_observation(runner_.at((*made)[k]).report.outcome_at(0))) alone[need[k]] = (*made)[k];
+      }
+    }
+    for (const auto& t : candidates_) {
+      Finding& f = findings_[t];
+      if (f.kind != Finding::Kind::order_dependent) continue;
+      auto it = alone.find(t);
+      if (it == alone.end()) {
+        f.reason += "; it could not be run alone (" +
+                    (stopped_ ? stopped_->message : std::string("infrastructure failure")) + ")";
+        continue;
+      }
+      auto o = runner_.at(it->second).report.outcome_at(0);
+      if (o == Outcome::pass) {
+        f.kind = Finding::Kind::victim;
+        f.passing_run = it->second;
+        f.passing_order = {t};
+      } else {
+        f.kind = Finding::Kind::brittle;
+        f.failing_run = it->second;
+        f.reproducer = {t};
+      }
+    }
+    return {};
+  }
+
+  // Phase 4: delta debugging over the tests before it in the failing (victim) or passing
+  // (brittle) order.
+  util::Result<void> minimise(const std::string& test, Finding& f) {
+    bool victim = f.kind == Finding::Kind::victim;
+    auto start = shortest(test, victim, !victim);
+    if (!start) {
+      // Cannot happen for a confirmed candidate (it passed and failed after other tests).
+      f.kind = Finding::Kind::order_dependent;
+      f.reason += "; no run with tests before it to minimise";
+      return {};
+    }
+    auto prefix = prefix_of(runner_.at(start->run), start->pos);
+    auto probe = [&](const std::vector<size_t>& subset) -> util::Result<bool> {
+      auto order = pick(prefix, subset);
+      order.push_back(test);
+      auto o = runner_.outcome_after(order, std::string(victim ? "minimise polluters of " : "minimise state-setters of ") + test);
+      if (!o) return std::unexpected(o.error());
+      return victim ? core::is_failure(o->outcome) : o->outcome == Outcome::pass;
+    };
+    Minimised m = ddmin(prefix.size(), probe);
+    f.minimisation_probes = m.probes;
+    f.minimal = m.complete;
+    if (m.stopped)
+      if (auto r = note(*m.stopped); !r) return r;
+    f.related = pick(prefix, m.items);
+    auto order = f.related;
+    order.push_back(test);
+    // The smallest set was observed by a probe (or is the starting run's own prefix).
+    auto seen = runner_.outcome_after(order, "reproduce " + test);
+    if (!seen) {
+      if (auto r = note(seen.error()); !r) return r;
+      // Not reachable in practice: the starting run holds this prefix.
+      f.kind = Finding::Kind::order_dependent;
+      return {};
+    }
+    if (victim) {
+      f.reproducer = order;
+      f.failing_run = seen->run;
+    } else {
+      f.passing_order = order;
+      f.passing_run = seen->run;
+    }
+    return {};
+  }
+
+  // Phase 5: cleaners by group testing: polluters, then a group of other tests, then the
+  // victim; if the victim passes, the group holds a cleaner, so split it and look deeper.
+  util::Result<void> search_cleaners(const std::string& test, Finding& f) {
+    if (stopped_) return {};
+    std::set<std::string> exclude(f.related.begin(), f.related.end());
+    exclude.insert(test);
+    std::vector<std::string> pool;
+    for (const auto& t : tests_)
+      if (!exclude.count(t)) pool.push_back(t);
+    std::function<util::Result<void>(const std::vector<std::string>&)> search =
+        [&](const std::vector<std::string>& group) -> util::Result<void> {
+      if (group.empty() || static_cast<int>(f.cleaners.size()) >= options_.max_cleaners) return {};
+      auto order = f.related;
+      order.insert(order.end(), group.begin(), group.end());
+      order.push_back(test);
+      auto o = runner_.outcome_after(order, "cleaner search for " + test);
+      if (!o) return note(o.error());
+      if (o->outcome != Outcome::pass) return {};
+      if (group.size() == 1) {
+        f.cleaners.push_back(group[0]);
+        return {};
+      }
+      size_t half = group.size() / 2;
+      if (auto r = search({group.begin(), group.begin() + static_cast<long>(half)}); !r) return r;
+      if (stopped_) return {};
+      return search({group.begin() + static_cast<long>(half), group.end()});
+    };
+    return search(pool);
+  }
+
+  std::vector<core::Verdict> verdicts() const {
+    std::vector<core::Verdict> out;
+    for (const auto& t : tests_) {
+      auto it = findings_.find(t);
+      if (it == findings_.end()) {
+        out.push_back(plain_verdict(runner_, t, "order"));
+        continue;
+      }
+      const Finding& f = it->second;
+      core::Verdict v;
+      v.test = t;
+      v.technique = "order";
+      v.runs = count_runs(runner_, t);
+      v.evidence.failures = failure_groups(runner_, t);
+      v.verdict = core::VerdictKind::flaky;
+      auto& e = v.evidence;
+      e.reason = f.reason.empty() ? "outcome changed between orders; not confirmed (" +
+                                        (stopped_ ? stopped_->message : std::string("stopped")) + ")"
+                                  : f.reason;
+      e.details["detected_in"] = runner_.at(f.detected_in).spec.purpose;
+      if (runner_.at(f.detected_in).spec.seed != 0)
+        e.details["order_seed"] = std::to_string(runner_.at(f.detected_in).spec.seed);
+      switch (f.kind) {
+        case Finding::Kind::victim:
+        case Finding::Kind::brittle: {
+          bool victim = f.kind == Finding::Kind::victim;
+          v.category = core::Category::order_dependent;
+          e.role = victim ? "victim" : "brittle";
+          e.reproducer = f.reproducer;
+          e.passing_order = f.passing_order;
+          e.related = f.related;
+          e.related.insert(e.related.end(), f.cleaners.begin(), f.cleaners.end());
+          e.details[victim ? "polluters" : "state_setters"] = join(f.related);
+          if (victim && options_.find_cleaners) e.details["cleaners"] = join(f.cleaners);
+          e.details["minimisation_runs"] = std::to_string(f.minimisation_probes);
+          e.details["minimal"] = f.minimal ? "true" : "false";
+          e.reason = victim ? "passes alone and fails after " + join(f.related)
+                            : "fails alone and passes after " + join(f.related);
+          if (!f.cleaners.empty()) e.reason += "; cleaners: " + join(f.cleaners);
+          if (!f.minimal) e.reason += " (not fully minimised: " + (stopped_ ? stopped_->message : std::string()) + ")";
+          break;
+        }
+        case Finding::Kind::not_order_dependent:
+          v.category = core::Category::unknown;
+          e.reproducer = f.reproducer;
+          e.passing_order = f.passing_order;
+          break;
+        case Finding::Kind::pending:
+        case Finding::Kind::order_dependent:
+        case Finding::Kind::unconfirmed: {
+          // Pass and failure both observed in different orders; no role (budget, crash).
+          v.category = f.kind == Finding::Kind::order_dependent ? core::Category::order_dependent
+                                                                : core::Category::unknown;
+          auto fail = shortest(t, true);
+          auto pass = shortest(t, false);
+          e.reproducer = prefix_of(runner_.at(fail->run), fail->pos + 1);
+          e.passing_order = prefix_of(runner_.at(pass->run), pass->pos + 1);
+          break;
+        }
+      }
+      if (f.failing_run) e.failing_run = runner_.at(*f.failing_run).id;
+      if (f.passing_run) e.passing_run = runner_.at(*f.passing_run).id;
+      if (!e.failing_run) e.failing_run = runner_.at(shortest(t, true)->run).id;
+      if (!e.passing_run) e.passing_run = runner_.at(shortest(t, false)->run).id;
+      out.push_back(std::move(v));
+    }
+    return out;
+  }
+
+  const core::TechniqueInput& input_;
+  OrderOptions options_;
+  Runner runner_;
+  std::vector<std::string> tests_;
+  std::vector<std::string> candidates_;
+  std::map<std::string, Finding> findings_;
+  std::optional<util::Error> stopped_;
+};
+
+}  // namespace
+
+util::Result<std::vector<core::Verdict>> detect_order_dependent(const core::TechniqueInput& input, core::RunLog& log,
+                                                                const OrderOptions& options) {
+  OrderDetector detector(input, log, options);
+  return detector.run();
+}
+
+core::TechniqueFn order_technique(OrderOptions options) {
+  return [options](const core::TechniqueInput& input, core::RunLog& log) {
+    return detect_order_dependent(input, log, options);
+  };
+}
+
+}  // namespace flakescan::order

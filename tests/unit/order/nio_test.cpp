@@ -1,0 +1,86 @@
+#include <catch2/catch.hpp>
+
+#include "order/techniques.hpp"
+#include "support/order/fake_suite.hpp"
+#include "unit/order/verdict_checks.hpp"
+
+using namespace flakescan;
+using namespace flakescan::test_support;
+using core::Category;
+using core::VerdictKind;
+
+namespace {
+
+// p.N#nio: plain NIO. p.V#nio_victim: NIO, but also a victim of p.P#polluter that runs
+// before it in the original order, so the entire-suite mode cannot see it (both of its
+// executions fail there). p.W#needs_both fails only when p.P#polluter and itself ran
+// before: a hit in entire-suite mode that isolated-method does not confirm.
+FakeSuite nio_suite() {
+  FakeSuite s;
+  s.nio.insert("p.N#nio");
+  s.nio.insert("p.V#nio_victim");
+  s.victims["p.V#nio_victim"] = {{"p.P#polluter"}, {}, false};
+  s.victims["p.W#needs_both"] = {{"p.P#polluter", "p.W#needs_both"}, {}, true};
+  s.broken.insert("p.F#broken");
+  return s;
+}
+
+core::TechniqueInput nio_input() {
+  core::TechniqueInput in;
+  in.tests = {"p.A#a", "p.N#nio", "p.N#other", "p.P#polluter", "p.V#nio_victim", "p.W#needs_both", "p.F#broken", "p.Z#z"};
+  return in;
+}
+
+}  // namespace
+
+TEST_CASE("nio entire-suite finds the NIO test and confirms it alone", "[order][nio]") {
+  FakeRunLog log(nio_suite());
+  auto verdicts = order::detect_nio(nio_input(), log, order::NioMode::entire_suite);
+  REQUIRE(verdicts);
+  check_evidence(log, *verdicts);
+  const auto& v = verdict_of(*verdicts, "p.N#nio");
+  CHECK(v.verdict == VerdictKind::flaky);
+  CHECK(v.category == Category::nio);
+  CHECK(v.evidence.role == "nio");
+  CHECK(v.evidence.reproducer == std::vector<std::string>{"p.N#nio", "p.N#nio"});
+  CHECK(v.evidence.passing_order == std::vector<std::string>{"p.N#nio"});
+  // One suite run, one confirmation per hit (p.N#nio and p.W#needs_both).
+  CHECK(log.runs() == 3);
+  CHECK(log.made()[0].spec.tests.size() == 16);
+
+  const auto& w = verdict_of(*verdicts, "p.W#needs_both");
+  CHECK(w.category == Category::unknown);
+  CHECK(w.evidence.role.empty());
+
+  CHECK(verdict_of(*verdicts, "p.N#other").verdict == VerdictKind::not_flaky);
+  CHECK(verdict_of(*verdicts, "p.F#broken").verdict == VerdictKind::not_flaky);
+  CHECK(verdict_of(*verdicts, "p.V#nio_victim").category != Category::nio);
+}
+
+TEST_CASE("nio isolated-method sees the NIO test that a polluter hides", "[order][nio]") {
+  FakeRunLog log(nio_suite());
+  auto verdicts = order::detect_nio(nio_input(), log, order::NioMode::isolated_method);
+  REQUIRE(verdicts);
+  check_evidence(log, *verdicts);
+  CHECK(log.runs() == 8);
+  CHECK(verdict_of(*verdicts, "p.N#nio").category == Category::nio);
+  CHECK(verdict_of(*verdicts, "p.V#nio_victim").category == Category::nio);
+  CHECK(verdict_of(*verdicts, "p.W#needs_both").verdict == VerdictKind::not_flaky);
+}
+
+TEST_CASE("nio isolated-class runs one JVM per class", "[order][nio]") {
+  FakeRunLog log(nio_suite());
+  auto verdicts = order::detect_nio(nio_input(), log, order::NioMode::isolated_class);
+  REQUIRE(verdicts);
+  check_evidence(log, *verdicts);
+  // 7 classes, then one confirmation each for p.N#nio and p.V#nio_victim.
+  CHECK(log.runs() == 9);
+  CHECK(verdict_of(*verdicts, "p.N#nio").category == Category::nio);
+  CHECK(verdict_of(*verdicts, "p.V#nio_victim").category == Category::nio);
+}
+
+TEST_CASE("nio mode names parse", "[order][nio]") {
+  for (auto m : {order::NioMode::isolated_method, order::NioMode::isolated_class, order::NioMode::entire_suite})
+    CHECK(order::parse_nio_mode(order::nio_mode_name(m)) == m);
+  CHECK_FALSE(order::parse_nio_mode("suite"));
+}

@@ -1,0 +1,150 @@
+#include <catch2/catch.hpp>
+
+#include "order/techniques.hpp"
+#include "support/order/fake_suite.hpp"
+#include "unit/order/verdict_checks.hpp"
+
+using namespace flakescan;
+using namespace flakescan::test_support;
+using core::Category;
+using core::VerdictKind;
+
+namespace {
+
+FakeSuite example_suite() {
+  FakeSuite s;
+  s.victims["p.A#victim"] = {{"p.C#polluter"}, {"p.C#cleaner"}, false};
+  s.brittles["p.B#brittle"] = {"p.D#setter"};
+  s.nod.insert("p.E#nod");
+  s.broken.insert("p.F#broken");
+  return s;
+}
+
+std::vector<std::string> example_tests() {
+  std::vector<std::string> t{"p.A#a1",     "p.A#victim",  "p.A#a3", "p.B#b1",   "p.B#brittle", "p.C#polluter",
+                             "p.C#c2",     "p.C#cleaner", "p.D#setter", "p.D#d2", "p.E#nod",    "p.F#broken"};
+  for (int i = 0; i < 8; ++i) t.push_back("p.G#g" + std::to_string(i));
+  return t;
+}
+
+core::TechniqueInput input_for(std::vector<std::string> tests, int orders = 6) {
+  core::TechniqueInput in;
+  in.tests = std::move(tests);
+  in.budget.max_orders = orders;
+  in.seed = 11;
+  return in;
+}
+
+}  // namespace
+
+TEST_CASE("order finds the victim, its minimal polluter and its cleaner", "[order][od]") {
+  FakeRunLog log(example_suite());
+  auto verdicts = order::detect_order_dependent(input_for(example_tests()), log);
+  REQUIRE(verdicts);
+  CHECK(verdicts->size() == example_tests().size());
+  check_evidence(log, *verdicts);
+
+  const auto& v = verdict_of(*verdicts, "p.A#victim");
+  CHECK(v.verdict == VerdictKind::flaky);
+  CHECK(v.category == Category::order_dependent);
+  CHECK(v.evidence.role == "victim");
+  CHECK(v.evidence.reproducer == std::vector<std::string>{"p.C#polluter", "p.A#victim"});
+  CHECK(v.evidence.passing_order == std::vector<std::string>{"p.A#victim"});
+  CHECK(v.evidence.details.at("polluters") == "p.C#polluter");
+  CHECK(v.evidence.details.at("cleaners") == "p.C#cleaner");
+  CHECK(v.evidence.related == std::vector<std::string>{"p.C#polluter", "p.C#cleaner"});
+}
+
+TEST_CASE("order finds the brittle and its state-setter", "[order][od]") {
+  FakeRunLog log(example_suite());
+  auto verdicts = order::detect_order_dependent(input_for(example_tests()), log);
+  REQUIRE(verdicts);
+  const auto& b = verdict_of(*verdicts, "p.B#brittle");
+  CHECK(b.verdict == VerdictKind::flaky);
+  CHECK(b.category == Category::order_dependent);
+  CHECK(b.evidence.role == "brittle");
+  CHECK(b.evidence.reproducer == std::vector<std::string>{"p.B#brittle"});
+  CHECK(b.evidence.passing_order == std::vector<std::string>{"p.D#setter", "p.B#brittle"});
+  CHECK(b.evidence.details.at("state_setters") == "p.D#setter");
+}
+
+TEST_CASE("order tells non-order-dependent flakiness apart and calls no stable test flaky", "[order][od]") {
+  FakeRunLog log(example_suite());
+  auto verdicts = order::detect_order_dependent(input_for(example_tests()), log);
+  REQUIRE(verdicts);
+  const auto& nod = verdict_of(*verdicts, "p.E#nod");
+  CHECK(nod.category != Category::order_dependent);
+  CHECK(nod.evidence.role.empty());
+  CHECK(nod.verdict == VerdictKind::flaky);  // both outcomes were observed in the same order
+  CHECK(nod.category == Category::unknown);
+
+  const auto& broken = verdict_of(*verdicts, "p.F#broken");
+  CHECK(broken.verdict == VerdictKind::not_flaky);
+  CHECK(broken.runs.failed == broken.runs.total);
+  for (const char* stable : {"p.A#a1", "p.C#polluter", "p.C#cleaner", "p.D#setter", "p.G#g3"}) {
+    INFO(stable);
+    CHECK(verdict_of(*verdicts, stable).verdict == VerdictKind::not_flaky);
+  }
+}
+
+TEST_CASE("order keeps both polluters when the victim needs them together", "[order][od]") {
+  FakeSuite s;
+  s.victims["p.Z#victim"] = {{"p.A#first", "p.M#second"}, {}, true};
+  std::vector<std::string> tests{"p.Z#victim"};
+  for (int i = 0; i < 12; ++i) tests.push_back("p.K" + std::to_string(i) + "#k");
+  tests.insert(tests.begin() + 4, "p.A#first");
+  tests.insert(tests.begin() + 9, "p.M#second");
+  FakeRunLog log(s);
+  auto verdicts = order::detect_order_dependent(input_for(tests), log);
+  REQUIRE(verdicts);
+  check_evidence(log, *verdicts);
+  const auto& v = verdict_of(*verdicts, "p.Z#victim");
+  REQUIRE(v.category == Category::order_dependent);
+  CHECK(v.evidence.reproducer.size() == 3);
+  CHECK(v.evidence.related.size() == 2);
+}
+
+TEST_CASE("order survives a test that ends the JVM", "[order][od]") {
+  auto s = example_suite();
+  s.exiting.insert("p.X#exits");
+  auto tests = example_tests();
+  tests.insert(tests.begin(), "p.X#exits");  // first: the original order continues after it
+  FakeRunLog log(s);
+  auto verdicts = order::detect_order_dependent(input_for(tests), log);
+  REQUIRE(verdicts);
+  check_evidence(log, *verdicts);
+  CHECK(verdict_of(*verdicts, "p.X#exits").verdict == VerdictKind::could_not_run);
+  CHECK(verdict_of(*verdicts, "p.A#victim").evidence.role == "victim");
+  CHECK(verdict_of(*verdicts, "p.B#brittle").evidence.role == "brittle");
+  CHECK(verdict_of(*verdicts, "p.G#g7").verdict == VerdictKind::not_flaky);
+}
+
+TEST_CASE("order respects the run budget and still gives honest verdicts", "[order][od]") {
+  for (int budget : {1, 2, 4, 7, 9, 12}) {
+    INFO("max_runs " << budget);
+    FakeRunLog log(example_suite());
+    auto in = input_for(example_tests());
+    in.budget.max_runs = budget;
+    auto verdicts = order::detect_order_dependent(in, log);
+    REQUIRE(verdicts);
+    CHECK(log.runs() <= budget);
+    check_evidence(log, *verdicts);
+  }
+}
+
+TEST_CASE("order reuses runs: the whole example takes few runs", "[order][od]") {
+  FakeRunLog log(example_suite());
+  auto verdicts = order::detect_order_dependent(input_for(example_tests()), log);
+  REQUIRE(verdicts);
+  // 6 orders + confirmations + alone runs + minimisation + cleaner search.
+  CHECK(log.runs() < 45);
+  CHECK(log.planned() == log.runs());
+}
+
+TEST_CASE("order passes cancellation on", "[order][od]") {
+  FakeRunLog log(example_suite());
+  log.cancel_after(8);
+  auto verdicts = order::detect_order_dependent(input_for(example_tests()), log);
+  REQUIRE_FALSE(verdicts);
+  CHECK(verdicts.error().code == util::Errc::cancelled);
+}
