@@ -246,7 +246,8 @@ util::Result<MLineTable::Reply> JdwpVm::line_table(ReferenceTypeId type, MethodI
   MLineTable::Reply table;
   if (reply) {
     table = std::move(*reply);
-  } else if (reply.error().code != Errc::not_found) {  // ABSENT_INFORMATION, native: no lines
+  } else if (reply.error().code != Errc::not_found && reply.error().code != Errc::unsupported) {
+    // ABSENT_INFORMATION (no -g) and NATIVE_METHOD mean "no lines", anything else is real.
     return std::unexpected(reply.error());
   } else {
     table.start = table.end = -1;

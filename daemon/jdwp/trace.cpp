@@ -69,7 +69,13 @@ util::Result<std::vector<TraceEntry>> parse_trace(std::string_view text) {
     std::string_view line = text.substr(0, nl);
     text = nl == std::string_view::npos ? std::string_view{} : text.substr(nl + 1);
     ++line_no;
-    if (auto hash = line.find('#'); hash != std::string_view::npos) line = line.substr(0, hash);
+    std::string_view note;
+    if (auto hash = line.find('#'); hash != std::string_view::npos) {
+      note = line.substr(hash + 1);
+      line = line.substr(0, hash);
+      while (!note.empty() && (note.front() == ' ' || note.front() == '\t')) note.remove_prefix(1);
+      while (!note.empty() && (note.back() == ' ' || note.back() == '\r')) note.remove_suffix(1);
+    }
     while (!line.empty() && (line.back() == ' ' || line.back() == '\r' || line.back() == '\t')) line.remove_suffix(1);
     if (line.empty()) continue;
     auto where = [&](const std::string& what) { return "trace line " + std::to_string(line_no) + ": " + what; };
@@ -90,6 +96,7 @@ util::Result<std::vector<TraceEntry>> parse_trace(std::string_view text) {
     e.from_vm = line[0] == '<';
     e.sizes = sizes;
     e.line = line_no;
+    e.note = std::string(note);
     auto body = line.substr(2);
     if (body == "handshake") {
       e.handshake = true;

@@ -9,7 +9,7 @@
 //   > <hex of the whole packet>  [# note]   debugger -> VM
 //   < <hex of the whole packet>  [# note]   VM -> debugger
 //
-// The note (command name, error name) is for people; readers ignore it.
+// The note (command name, error name) is for people; parse_trace keeps it in TraceEntry.
 #include <string>
 #include <string_view>
 #include <vector>
@@ -24,6 +24,7 @@ struct TraceEntry {
   Bytes bytes;     // the whole packet, header included (empty for a handshake)
   IdSizes sizes;   // the id sizes in force at this line
   int line = 0;    // 1-based line number in the trace text
+  std::string note;  // the text after '#', trimmed (tests name their cases with it)
 };
 
 util::Result<std::vector<TraceEntry>> parse_trace(std::string_view text);

@@ -1,0 +1,53 @@
+// flakescan's side of the jdwp_roundtrip benchmark: breakpoint round trips (hit, read the
+// top frame, resume) on the fixture program's `hits` mode. Prints
+//   engine hits=<n> seconds=<s> events_per_s=<r>
+// Usage: jdwp_roundtrip_engine <calls> [warmup]
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+
+#include "jdwp/launch.hpp"
+
+using namespace flakescan;
+
+int main(int argc, char** argv) {
+  const int calls = argc > 1 ? std::atoi(argv[1]) : 20000;
+  const int warmup = argc > 2 ? std::atoi(argv[2]) : 500;
+  util::SpawnOptions spawn;
+  spawn.argv = {"java", "-cp", JDWP_FIXTURE_JAR, "flakescan.fixture.JdwpTarget", "hits", std::to_string(calls)};
+  auto l = jdwp::launch(spawn, {});
+  if (!l) {
+    std::fprintf(stderr, "launch: %s\n", util::describe(l.error()).c_str());
+    return 1;
+  }
+  auto& vm = *l->vm;
+  auto deadline = [] { return core::deadline_in(std::chrono::seconds(30)); };
+  auto first = vm.next_event(deadline());
+  if (!first || first->kind != core::EventKind::vm_start) return 1;
+  if (!vm.set_breakpoint({.class_name = "flakescan.fixture.JdwpTarget", .method = "work"}, deadline())) return 1;
+  if (!vm.resume_all(deadline())) return 1;
+  int hits = 0;
+  std::chrono::steady_clock::time_point start;
+  for (;;) {
+    auto e = vm.next_event(deadline());
+    if (!e) {
+      std::fprintf(stderr, "event: %s\n", util::describe(e.error()).c_str());
+      return 1;
+    }
+    if (e->kind == core::EventKind::vm_death || e->kind == core::EventKind::disconnected) break;
+    if (e->kind != core::EventKind::breakpoint) continue;
+    auto top = vm.stack(e->thread, 1, deadline());
+    if (!top || top->empty() || top->front().method != "work") {
+      std::fprintf(stderr, "top frame not read\n");
+      return 1;
+    }
+    if (!vm.resume(e->thread, deadline())) return 1;
+    if (++hits == warmup) start = std::chrono::steady_clock::now();
+  }
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  const int measured = hits - warmup;
+  std::printf("engine hits=%d measured=%d seconds=%.3f events_per_s=%.0f\n", hits, measured, seconds, measured / seconds);
+  (void)l->child.wait(deadline());
+  return hits == calls ? 0 : 1;
+}
