@@ -13,5 +13,6 @@ using Args = std::vector<std::string>;
 int cli_scan(const Args& args);
 int cli_replay(const Args& args);
 int cli_report(const Args& args);
+int cli_tarpits(const Args& args);
 
 }  // namespace flakescan::app

@@ -16,6 +16,7 @@ constexpr Command commands[] = {
     {"scan", flakescan::app::cli_scan, "scan tests for flakiness and write verdicts.json"},
     {"replay", flakescan::app::cli_replay, "re-run a verdict's reproducer and say whether the failure came back"},
     {"report", flakescan::app::cli_report, "turn verdicts.json into SARIF, JUnit XML, annotations, quarantine lists, a patch"},
+    {"tarpits", flakescan::app::cli_tarpits, "find UI exploration tarpits in UI traces and the guidance for the next runs"},
 };
 
 int usage(FILE* out) {
