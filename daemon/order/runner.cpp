@@ -27,8 +27,16 @@ std::uint64_t sequence_hash(const std::vector<std::string>& tests, size_t count)
 Runner::Runner(core::RunLog& log, const core::Budget& budget, std::string technique)
     : log_(log), budget_(budget), technique_(std::move(technique)), started_(std::chrono::steady_clock::now()) {}
 
+bool Runner::unrun(const core::RecordedRun& run) {
+  // The scan's own time budget hands back runs that never started: id 0, no results.
+  if (run.id != 0 || !run.report.results.empty()) return false;
+  scan_out_of_time_ = true;
+  return true;
+}
+
 std::optional<util::Error> Runner::exhausted() const {
   if (log_.cancelled()) return util::Error{util::Errc::cancelled, "scan cancelled"};
+  if (scan_out_of_time_) return util::Error{util::Errc::timeout, "the scan's time budget is spent"};
   if (runs() >= budget_.max_runs)
     return util::Error{util::Errc::too_large, "run budget of " + std::to_string(budget_.max_runs) + " runs spent"};
   auto elapsed = std::chrono::steady_clock::now() - started_;
@@ -77,6 +85,10 @@ util::Result<std::vector<size_t>> Runner::run(std::vector<std::string> tests, st
     log_.plan(1);
     auto r = log_.run(current);
     if (!r) return std::unexpected(r.error());
+    if (unrun(*r)) {
+      if (made.empty()) return std::unexpected(exhausted().value_or(util::Error{util::Errc::timeout, "no run started"}));
+      return made;
+    }
     size_t index = record(std::move(*r));
     made.push_back(index);
     auto cut = first_cut_short(history_[index]);
@@ -92,6 +104,7 @@ util::Result<std::vector<size_t>> Runner::run(std::vector<std::string> tests, st
 }
 
 util::Result<std::vector<size_t>> Runner::run_all(std::vector<core::RunSpec> specs) {
+  if (specs.empty()) return std::vector<size_t>{};
   if (auto why = exhausted()) return std::unexpected(*why);
   size_t room = static_cast<size_t>(budget_.max_runs - runs());
   if (specs.size() > room) specs.resize(room);
@@ -100,7 +113,11 @@ util::Result<std::vector<size_t>> Runner::run_all(std::vector<core::RunSpec> spe
   auto r = log_.run_all(specs);
   if (!r) return std::unexpected(r.error());
   std::vector<size_t> made;
-  for (auto& run : *r) made.push_back(record(std::move(run)));
+  for (auto& run : *r) {
+    if (unrun(run)) break;  // the scan's time budget: later specs did not run either
+    made.push_back(record(std::move(run)));
+  }
+  if (made.empty()) return std::unexpected(exhausted().value_or(util::Error{util::Errc::timeout, "no run started"}));
   // Continue runs cut short by a crash, one after another (rare, so not worth a batch).
   size_t batch = made.size();
   for (size_t k = 0; k < batch; ++k) {

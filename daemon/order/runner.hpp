@@ -3,7 +3,8 @@
 // - Budget: every run counts against Budget::max_runs and Budget::max_seconds of this
 //   technique; once either is spent, run() and run_all() fail with Errc::too_large or
 //   Errc::timeout and nothing more is started. Cancellation of the scan gives
-//   Errc::cancelled.
+//   Errc::cancelled. A run handed back unrun by the scan (id 0, no results: the scan's
+//   time budget) ends the budget too and is not kept.
 // - History: every run made is kept (in order) so that verdicts can count runs and point
 //   at store ids.
 // - Prefix cache: an order-dependent outcome is decided by the tests before it in the same
@@ -63,6 +64,7 @@ class Runner {
   core::RunSpec spec(std::vector<std::string> tests, std::string purpose, std::uint64_t seed) const;
   size_t record(core::RecordedRun run);
   std::optional<size_t> first_cut_short(const core::RecordedRun& run) const;
+  bool unrun(const core::RecordedRun& run);
 
   core::RunLog& log_;
   core::Budget budget_;
@@ -70,6 +72,7 @@ class Runner {
   std::chrono::steady_clock::time_point started_;
   std::vector<core::RecordedRun> history_;
   std::unordered_map<std::uint64_t, Observation> by_prefix_;  // prefix hash -> observation
+  bool scan_out_of_time_ = false;
 };
 
 // Hash of a test sequence, as used by the prefix cache (FNV-1a over ids and separators).

@@ -44,6 +44,10 @@ core::Outcome FakeRunLog::predict(const std::vector<std::string>& order) {
 util::Result<core::RecordedRun> FakeRunLog::run(const core::RunSpec& spec) {
   if (cancelled()) return util::fail(util::Errc::cancelled, "scan cancelled");
   core::RecordedRun r;
+  if (unrun_after_ >= 0 && runs_ >= unrun_after_) {
+    r.spec = spec;
+    return r;
+  }
   r.id = ++runs_;
   r.spec = spec;
   bool ended = false;

@@ -51,6 +51,9 @@ class FakeRunLog : public core::RunLog {
   const std::vector<core::RecordedRun>& made() const { return made_; }
   // Makes cancelled() true once this many runs were made.
   void cancel_after(int runs) { cancel_after_ = runs; }
+  // Like the scan's time budget: once this many runs were made, runs come back unrun
+  // (id 0, no results).
+  void unrun_after(int runs) { unrun_after_ = runs; }
   // Outcome of `test` at the end of `order` under the model, without counting a run.
   core::Outcome predict(const std::vector<std::string>& order);
 
@@ -61,6 +64,7 @@ class FakeRunLog : public core::RunLog {
   int runs_ = 0;
   int planned_ = 0;
   int cancel_after_ = -1;
+  int unrun_after_ = -1;
   std::map<std::string, int> nod_count_;
   std::vector<core::RecordedRun> made_;
 };

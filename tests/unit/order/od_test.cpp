@@ -148,3 +148,15 @@ TEST_CASE("order passes cancellation on", "[order][od]") {
   REQUIRE_FALSE(verdicts);
   CHECK(verdicts.error().code == util::Errc::cancelled);
 }
+
+TEST_CASE("order stops cleanly when the scan's time budget hands back unrun runs", "[order][od]") {
+  for (int after : {0, 3, 8, 14}) {
+    INFO("unrun after " << after);
+    FakeRunLog log(example_suite());
+    log.unrun_after(after);
+    auto verdicts = order::detect_order_dependent(input_for(example_tests()), log);
+    REQUIRE(verdicts);
+    CHECK(verdicts->size() == example_tests().size());
+    check_evidence(log, *verdicts);
+  }
+}

@@ -66,3 +66,17 @@ TEST_CASE("cancellation is reported as cancelled", "[order][runner]") {
   REQUIRE_FALSE(made);
   CHECK(made.error().code == util::Errc::cancelled);
 }
+
+TEST_CASE("runs handed back unrun end the budget and are not kept", "[order][runner]") {
+  FakeRunLog log(FakeSuite{});
+  log.unrun_after(1);
+  Runner r(log, core::Budget{}, "order");
+  REQUIRE(r.run({"p.A#a"}, "1"));
+  std::vector<core::RunSpec> specs(2);
+  for (auto& sp : specs) sp.tests = {"p.A#a"};
+  auto made = r.run_all(specs);
+  REQUIRE_FALSE(made);
+  CHECK(made.error().code == util::Errc::timeout);
+  CHECK(r.runs() == 1);
+  REQUIRE(r.exhausted());
+}
