@@ -29,7 +29,7 @@ public class LifecycleTest {
     private SystemServer system;
 
     @After
-    public void closeSystem() throws InterruptedException {
+    public void closeSystem() {
         if (system != null) {
             system.close();
         }
