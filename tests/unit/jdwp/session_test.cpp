@@ -1,0 +1,269 @@
+// The session against a scripted fake VM on loopback (port 0): reply matching, deadlines,
+// bad packets, back-pressure, disconnects, and the wire trace.
+#include <catch2/catch.hpp>
+
+#include <atomic>
+#include <fstream>
+#include <sstream>
+#include <thread>
+
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/read.hpp>
+#include <boost/asio/write.hpp>
+
+#include "jdwp/client.hpp"
+#include "jdwp/trace.hpp"
+
+using namespace flakescan;
+using namespace flakescan::jdwp;
+using namespace std::chrono_literals;
+namespace asio = boost::asio;
+using tcp = asio::ip::tcp;
+
+namespace {
+
+// A fake VM: accepts one debugger, answers the handshake and IDSizes, then runs `script`
+// with blocking helpers to read commands and write packets.
+class FakeVm {
+ public:
+  explicit FakeVm(std::function<void(FakeVm&)> script) : acceptor_(io_, tcp::endpoint(asio::ip::make_address("127.0.0.1"), 0)) {
+    port_ = acceptor_.local_endpoint().port();
+    thread_ = std::thread([this, script = std::move(script)] {
+      socket_ = std::make_unique<tcp::socket>(acceptor_.accept());
+      Bytes hs(14);
+      asio::read(*socket_, asio::buffer(hs));
+      asio::write(*socket_, asio::buffer(encode_handshake()));
+      auto sizes = read_command();
+      Writer w(IdSizes{});
+      w(std::int32_t{8}, std::int32_t{8}, std::int32_t{8}, std::int32_t{8}, std::int32_t{8});
+      reply(sizes.id, w.take());
+      script(*this);
+    });
+  }
+  ~FakeVm() {
+    if (thread_.joinable()) thread_.join();
+  }
+
+  unsigned short port() const { return port_; }
+
+  Packet read_command() {
+    Bytes header(4);
+    asio::read(*socket_, asio::buffer(header));
+    const std::uint32_t length = (header[0] << 24) | (header[1] << 16) | (header[2] << 8) | header[3];
+    Bytes rest(length - 4);
+    asio::read(*socket_, asio::buffer(rest));
+    header.insert(header.end(), rest.begin(), rest.end());
+    return decode_packet(header).value().packet;
+  }
+  void reply(std::uint32_t id, Bytes data, std::uint16_t error = 0) {
+    Packet p{.id = id, .flags = reply_flag, .command_set = 0, .command = 0, .error = error, .data = std::move(data)};
+    asio::write(*socket_, asio::buffer(encode_packet(p)));
+  }
+  void event(const EventSet& set) { send_event_bytes(encode(set, IdSizes{})); }
+  void send_event_bytes(Bytes data) {
+    Packet p{.id = next_id_++, .flags = 0, .command_set = 64, .command = 100, .error = 0, .data = std::move(data)};
+    asio::write(*socket_, asio::buffer(encode_packet(p)));
+  }
+  void close() { socket_->close(); }
+
+ private:
+  asio::io_context io_;
+  tcp::acceptor acceptor_;
+  unsigned short port_ = 0;
+  std::unique_ptr<tcp::socket> socket_;
+  std::thread thread_;
+  std::uint32_t next_id_ = 1000;
+};
+
+EventSet thread_start(std::uint64_t thread) {
+  EventSet set;
+  set.suspend = SuspendPolicy::none;
+  Event e;
+  e.kind = EventKind::thread_start;
+  e.request_id = 3;
+  e.thread = ObjectId{thread};
+  set.events.push_back(e);
+  return set;
+}
+
+Clock::time_point soon() { return Clock::now() + 10s; }
+
+std::unique_ptr<Client> connect(FakeVm& vm, SessionOptions options = {}) {
+  auto client = Client::connect("127.0.0.1", vm.port(), std::move(options), soon());
+  REQUIRE(client);
+  return std::move(*client);
+}
+
+}  // namespace
+
+TEST_CASE("replies are matched by id and ids sizes come from IDSizes", "[jdwp][session]") {
+  FakeVm vm([](FakeVm& fake) {
+    auto a = fake.read_command();
+    auto b = fake.read_command();
+    // Answer out of order: the session matches by id.
+    fake.reply(b.id, encode(OneString{"second"}, IdSizes{}));
+    fake.reply(a.id, encode(OneString{"first"}, IdSizes{}));
+    fake.read_command();  // the client's close
+  });
+  auto client = connect(vm);
+  CHECK(client->sizes() == IdSizes{8, 8, 8, 8, 8});
+  util::Result<OneString> first = util::fail(util::Errc::internal, "");
+  std::thread t([&] { first = client->call<SrValue>({ObjectId{1}}, soon()); });
+  while (client->stats().packets_out < 2) std::this_thread::yield();  // IDSizes went first
+  std::this_thread::sleep_for(20ms);
+  auto second = client->call<SrValue>({ObjectId{2}}, soon());
+  t.join();
+  REQUIRE(first);
+  REQUIRE(second);
+  CHECK(first->value == "first");
+  CHECK(second->value == "second");
+  (void)client->raw_call(Command::VirtualMachine_Dispose, {}, Clock::now() + 50ms);
+}
+
+TEST_CASE("a request past its deadline fails alone; its late reply is dropped", "[jdwp][session]") {
+  std::atomic<bool> timed_out{false};
+  FakeVm vm([&](FakeVm& fake) {
+    auto slow = fake.read_command();
+    while (!timed_out) std::this_thread::sleep_for(1ms);
+    fake.reply(slow.id, encode(OneInt{1}, IdSizes{}));  // too late
+    auto next = fake.read_command();
+    fake.reply(next.id, encode(OneInt{2}, IdSizes{}));
+    fake.read_command();
+  });
+  auto client = connect(vm);
+  auto slow = client->call<ArLength>({ObjectId{1}}, Clock::now() + 50ms);
+  REQUIRE_FALSE(slow);
+  CHECK(slow.error().code == util::Errc::timeout);
+  timed_out = true;
+  auto next = client->call<ArLength>({ObjectId{1}}, soon());
+  REQUIRE(next);
+  CHECK(next->value == 2);
+  CHECK(client->stats().late_replies == 1);
+  (void)client->raw_call(Command::VirtualMachine_Dispose, {}, Clock::now() + 50ms);
+}
+
+TEST_CASE("a bad event packet is dropped and the session goes on", "[jdwp][session]") {
+  FakeVm vm([](FakeVm& fake) {
+    Bytes unknown_kind = {0, 0, 0, 0, 1, 77, 0, 0, 0, 3, 0, 0, 0, 0, 0, 0, 0, 1};
+    fake.send_event_bytes(unknown_kind);
+    fake.send_event_bytes({0xff});
+    fake.event(thread_start(0x42));
+    auto c = fake.read_command();
+    fake.reply(c.id, {}, 20);  // INVALID_OBJECT
+    fake.read_command();
+  });
+  auto client = connect(vm);
+  auto set = client->next_event(soon());
+  REQUIRE(set);
+  REQUIRE(set->events.size() == 1);
+  CHECK(set->events[0].thread.value == 0x42);
+  CHECK(client->stats().dropped_malformed == 2);
+  auto gone = client->call<TrName>({ObjectId{0x42}}, soon());
+  REQUIRE_FALSE(gone);
+  CHECK(gone.error().code == util::Errc::not_found);
+  CHECK(gone.error().message.find("INVALID_OBJECT") != std::string::npos);
+  (void)client->raw_call(Command::VirtualMachine_Dispose, {}, Clock::now() + 50ms);
+}
+
+TEST_CASE("a full event queue holds the VM's events and releases them when drained", "[jdwp][session]") {
+  SessionOptions options;
+  options.event_capacity = 4;
+  std::atomic<bool> held{false}, released{false};
+  FakeVm vm([&](FakeVm& fake) {
+    for (int i = 0; i < 4; ++i) fake.event(thread_start(100 + i));
+    auto hold = fake.read_command();
+    held = hold.command_set == 1 && hold.command == 15;
+    fake.reply(hold.id, {});
+    auto release = fake.read_command();
+    released = release.command_set == 1 && release.command == 16;
+    fake.reply(release.id, {});
+    auto last = fake.read_command();
+    fake.reply(last.id, {});
+  });
+  auto client = connect(vm, options);
+  while (client->stats().holds == 0) std::this_thread::sleep_for(1ms);
+  for (int i = 0; i < 4; ++i) {
+    auto set = client->next_event(soon());
+    REQUIRE(set);
+    CHECK(set->events[0].thread.value == static_cast<std::uint64_t>(100 + i));  // in order, none lost
+  }
+  (void)client->raw_call(Command::VirtualMachine_Dispose, {}, soon());
+  CHECK(held);
+  CHECK(released);
+}
+
+TEST_CASE("on disconnect every waiter fails at once, queued events first", "[jdwp][session]") {
+  std::atomic<int> seen{0};
+  FakeVm vm([&](FakeVm& fake) {
+    fake.event(thread_start(7));
+    while (seen < 3) {
+      fake.read_command();
+      ++seen;
+    }
+    fake.close();
+  });
+  auto client = connect(vm);
+  std::vector<util::Result<Packet>> results(3, util::fail(util::Errc::internal, ""));
+  std::vector<std::thread> waiters;
+  const auto far = Clock::now() + 120s;  // a timeout here would mean "not released"
+  for (int i = 0; i < 3; ++i) {
+    waiters.emplace_back([&, i] { results[i] = client->raw_call(Command::VirtualMachine_Version, {}, far); });
+  }
+  for (auto& t : waiters) t.join();
+  for (const auto& r : results) {
+    REQUIRE_FALSE(r);
+    CHECK(r.error().code == util::Errc::disconnected);
+  }
+  auto queued = client->next_event(far);
+  REQUIRE(queued);
+  CHECK(queued->events[0].thread.value == 7);
+  auto after = client->next_event(far);
+  REQUIRE_FALSE(after);
+  CHECK(after.error().code == util::Errc::disconnected);
+  CHECK(client->closed());
+  auto late = client->raw_call(Command::VirtualMachine_Version, {}, far);
+  REQUIRE_FALSE(late);
+  CHECK(late.error().code == util::Errc::disconnected);
+}
+
+TEST_CASE("the wire trace is written in the fixture format", "[jdwp][session]") {
+  const std::string path = FLAKESCAN_BINARY_DIR "/jdwp-session-test.trace";
+  {
+    FakeVm vm([](FakeVm& fake) {
+      auto c = fake.read_command();
+      fake.reply(c.id, encode(OneString{"x"}, IdSizes{}));
+      fake.event(thread_start(9));
+      fake.read_command();
+    });
+    SessionOptions options;
+    options.trace_path = path;
+    auto client = connect(vm, options);
+    REQUIRE(client->call<SrValue>({ObjectId{5}}, soon()));
+    REQUIRE(client->next_event(soon()));
+    (void)client->raw_call(Command::VirtualMachine_Dispose, {}, Clock::now() + 50ms);
+  }
+  std::ifstream in(path);
+  std::stringstream text;
+  text << in.rdbuf();
+  auto entries = parse_trace(text.str());
+  REQUIRE(entries);
+  REQUIRE(entries->size() >= 7);  // 2 handshakes, IDSizes x2, Value x2, event, Dispose
+  CHECK(entries->at(0).handshake);
+  CHECK_FALSE(entries->at(0).from_vm);
+  CHECK(entries->at(1).handshake);
+  CHECK(entries->at(1).from_vm);
+  int events = 0;
+  for (const auto& e : *entries) {
+    if (e.handshake) continue;
+    auto p = decode_packet(e.bytes);
+    REQUIRE(p);
+    if (!p->packet.is_reply() && p->packet.command_set == 64) {
+      ++events;
+      auto set = decode<EventSet>(p->packet.data, e.sizes);
+      REQUIRE(set);
+      CHECK(set->events[0].thread.value == 9);
+    }
+  }
+  CHECK(events == 1);
+}
