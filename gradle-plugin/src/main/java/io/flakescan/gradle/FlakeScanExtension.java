@@ -26,7 +26,9 @@ public class FlakeScanExtension {
     private final Property<String> executable;
     private final Property<String> techniques;
     private final Property<Integer> runs;
-    private final Property<Integer> timeoutSeconds;
+    private final Property<Integer> runTimeoutSeconds;
+    private final Property<Integer> maxRuns;
+    private final Property<Integer> maxSeconds;
     private final Property<Long> seed;
     private final Property<String> tests;
     private final Property<Boolean> annotated;
@@ -36,6 +38,7 @@ public class FlakeScanExtension {
     private final Property<String> failOn;
     private final Property<Boolean> includeConnected;
     private final Property<Boolean> dryRun;
+    private final Property<Boolean> githubAnnotations;
 
     @Inject
     public FlakeScanExtension(ObjectFactory objects) {
@@ -45,17 +48,19 @@ public class FlakeScanExtension {
         techniques = string(objects, "rerun");
         runs = objects.property(Integer.class);
         runs.set(10);
-        timeoutSeconds = objects.property(Integer.class);
-        timeoutSeconds.set(1800);
+        runTimeoutSeconds = objects.property(Integer.class);
+        maxRuns = objects.property(Integer.class);
+        maxSeconds = objects.property(Integer.class);
         seed = objects.property(Long.class);
         tests = string(objects, "");
-        annotated = bool(objects, true);
-        suspects = bool(objects, true);
+        annotated = objects.property(Boolean.class);
+        suspects = objects.property(Boolean.class);
         suspectsFrom = string(objects, "");
         all = bool(objects, false);
         failOn = string(objects, "never");
         includeConnected = bool(objects, false);
         dryRun = bool(objects, false);
+        githubAnnotations = objects.property(Boolean.class);
     }
 
     private static Property<String> string(ObjectFactory objects, String value) {
@@ -99,23 +104,31 @@ public class FlakeScanExtension {
     public Property<Integer> getRuns() { return runs; }
     public void setRuns(int value) { runs.set(value); }
 
-    /** Budget of the whole scan in seconds. Default 1800. */
-    public Property<Integer> getTimeoutSeconds() { return timeoutSeconds; }
-    public void setTimeoutSeconds(int value) { timeoutSeconds.set(value); }
+    /** Deadline of one run in seconds; unset: the CLI's default (60 s + 10 s per test in the run). */
+    public Property<Integer> getRunTimeoutSeconds() { return runTimeoutSeconds; }
+    public void setRunTimeoutSeconds(int value) { runTimeoutSeconds.set(value); }
+
+    /** Budget: total runs of the scan; unset: no limit beyond runs per test. */
+    public Property<Integer> getMaxRuns() { return maxRuns; }
+    public void setMaxRuns(int value) { maxRuns.set(value); }
+
+    /** Budget: wall time of the scan in seconds; unset: no limit. */
+    public Property<Integer> getMaxSeconds() { return maxSeconds; }
+    public void setMaxSeconds(int value) { maxSeconds.set(value); }
 
     /** Seed of the randomised orders and schedules; unset: the daemon picks one and records it. */
     public Property<Long> getSeed() { return seed; }
     public void setSeed(long value) { seed.set(value); }
 
-    /** Explicit test ids, comma-separated ("pkg.Class#method" or "pkg.Class"). When set, only these are scanned. Default none. */
+    /** Explicit test ids, comma-separated ("pkg.Class#method" or "pkg.Class"). When set, annotated and suspects default to false. Default none. */
     public Property<String> getTests() { return tests; }
     public void setTests(Object value) { tests.set(joinList(value)); }
 
-    /** Scan tests (or classes) annotated with any annotation named FlakyTest. Default true. */
+    /** Scan tests (or classes) annotated with any annotation named FlakyTest. Default: true when no explicit tests are given. */
     public Property<Boolean> getAnnotated() { return annotated; }
     public void setAnnotated(boolean value) { annotated.set(value); }
 
-    /** Scan tests that failed in earlier JUnit XML results (the test task's own results, plus suspectsFrom). Default true. */
+    /** Scan tests that failed in earlier JUnit XML results (the test task's own results, plus suspectsFrom). Default: true when no explicit tests are given. */
     public Property<Boolean> getSuspects() { return suspects; }
     public void setSuspects(boolean value) { suspects.set(value); }
 
@@ -138,4 +151,8 @@ public class FlakeScanExtension {
     /** Print the flakescan commands instead of running them. Default false. */
     public Property<Boolean> getDryRun() { return dryRun; }
     public void setDryRun(boolean value) { dryRun.set(value); }
+
+    /** Print GitHub workflow-command annotations. Default: true when GITHUB_ACTIONS=true. */
+    public Property<Boolean> getGithubAnnotations() { return githubAnnotations; }
+    public void setGithubAnnotations(boolean value) { githubAnnotations.set(value); }
 }

@@ -52,7 +52,7 @@ public class FlakeScanPlugin implements Plugin<Project> {
             return deps;
         }));
 
-        project.getPluginManager().withPlugin("java", p -> project.afterEvaluate(x -> {
+        project.getPluginManager().withPlugin("java", p -> whenEvaluated(project, x -> {
             for (String testName : tasks.withType(Test.class).getNames()) {
                 String scanName = AGGREGATE + capitalize(testName);
                 jvmScans.add(scanName);
@@ -61,7 +61,7 @@ public class FlakeScanPlugin implements Plugin<Project> {
             }
         }));
         for (String android : new String[] {"com.android.application", "com.android.library"}) {
-            project.getPluginManager().withPlugin(android, p -> project.afterEvaluate(x -> {
+            project.getPluginManager().withPlugin(android, p -> whenEvaluated(project, x -> {
                 for (String name : tasks.getNames()) {
                     Matcher m = CONNECTED.matcher(name);
                     String scanName = AGGREGATE + capitalize(name);
@@ -72,6 +72,12 @@ public class FlakeScanPlugin implements Plugin<Project> {
                 }
             }));
         }
+    }
+
+    /** After the build script: at once when the plugin is applied late (an init script's afterEvaluate). */
+    private static void whenEvaluated(Project project, Action<Project> action) {
+        if (project.getState().getExecuted()) action.execute(project);
+        else project.afterEvaluate(action);
     }
 
     private void define(TaskContainer tasks, String name, Class<? extends Task> type, Action<Task> action) {

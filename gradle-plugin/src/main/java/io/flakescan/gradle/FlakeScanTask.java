@@ -91,24 +91,31 @@ public class FlakeScanTask extends DefaultTask {
         String exe = s.dryRun ? s.executable : FlakescanCli.locate(s.executable, getProject().getProjectDir()).getPath();
         List<String> scan = new ArrayList<>(Arrays.asList(exe, "scan"));
         if (isConnected()) {
-            List<File> apks = apks();
-            scan.addAll(Arrays.asList("--backend", "adb"));
-            for (File apk : apks) {
-                scan.add(apk.getPath().contains(File.separator + "androidTest" + File.separator) ? "--test-apk" : "--apk");
-                scan.add(apk.getPath());
+            // The app under test first, then the test APK (a library module has only the latter).
+            List<String> app = new ArrayList<>(), test = new ArrayList<>();
+            for (File apk : apks()) {
+                boolean isTest = apk.getPath().contains(File.separator + "androidTest" + File.separator);
+                (isTest ? test : app).addAll(Arrays.asList(isTest ? "--test-apk" : "--apk", apk.getPath()));
             }
+            scan.addAll(Arrays.asList("--backend", "adb"));
+            scan.addAll(app);
+            scan.addAll(test);
         } else {
             scan.addAll(Arrays.asList("--classpath", classpath()));
         }
-        scan.addAll(Arrays.asList("--tests", String.join(",", ids), "--techniques", String.join(",", s.techniques),
-                "--runs", Integer.toString(s.runs), "--timeout-seconds", Integer.toString(s.timeoutSeconds),
-                "--out", verdicts.getPath()));
+        // The ids go through a file: a nightly scan of everything can exceed the command-line limit.
+        File idsFile = new File(reportDir, "tests.txt");
+        Files.write(idsFile.toPath(), ids, StandardCharsets.UTF_8);
+        scan.addAll(Arrays.asList("--tests-file", idsFile.getPath(), "--techniques", String.join(",", s.techniques),
+                "--runs", Integer.toString(s.runs), "--out", verdicts.getPath()));
         if (s.seed != null) scan.addAll(Arrays.asList("--seed", s.seed.toString()));
+        if (s.runTimeoutSeconds != null) scan.addAll(Arrays.asList("--timeout-seconds", s.runTimeoutSeconds.toString()));
+        if (s.maxRuns != null) scan.addAll(Arrays.asList("--max-runs", s.maxRuns.toString()));
+        if (s.maxSeconds != null) scan.addAll(Arrays.asList("--max-seconds", s.maxSeconds.toString()));
         if (!s.cliStartsDaemon()) scan.addAll(Arrays.asList("--daemon", s.daemon));
 
         List<String> report = reportCommand(exe, Collections.singletonList(verdicts), reportDir, sourceRoots());
-        boolean github = "true".equals(System.getenv("GITHUB_ACTIONS"));
-        if (github) report.add("--github-annotations");
+        if (s.githubAnnotations) report.add("--github-annotations");
 
         if (s.dryRun) {
             getLogger().lifecycle("flakescan (dry run): {}", String.join(" ", scan));
@@ -181,8 +188,8 @@ public class FlakeScanTask extends DefaultTask {
     // ---- what to scan -------------------------------------------------------------------
 
     private List<String> selectTests(Settings s) throws IOException {
-        if (!s.tests.isEmpty()) return s.tests;
-        Set<String> ids = new LinkedHashSet<>();
+        Set<String> ids = new LinkedHashSet<>(s.tests);
+        if (!s.all && !s.annotated && !s.suspects) return new ArrayList<>(ids);
         Map<String, ClassFileScanner.TestClass> classes = ClassFileScanner.scan(classDirs());
         if (s.all) {
             ids.addAll(classes.keySet());

@@ -29,7 +29,9 @@ final class Settings {
     final String executable;
     final List<String> techniques;
     final int runs;
-    final int timeoutSeconds;
+    final Integer runTimeoutSeconds;
+    final Integer maxRuns;
+    final Integer maxSeconds;
     final Long seed;
     final List<String> tests;
     final boolean annotated;
@@ -39,6 +41,7 @@ final class Settings {
     final String failOn;
     final boolean includeConnected;
     final boolean dryRun;
+    final boolean githubAnnotations;
 
     private final Project project;
 
@@ -49,16 +52,20 @@ final class Settings {
         executable = nonEmpty("executable", text("executable", ext.getExecutable()));
         techniques = techniques(text("techniques", ext.getTechniques()));
         runs = integer("runs", ext.getRuns(), 1, 10000);
-        timeoutSeconds = integer("timeoutSeconds", ext.getTimeoutSeconds(), 1, 7 * 24 * 3600);
+        runTimeoutSeconds = optionalInteger("runTimeoutSeconds", ext.getRunTimeoutSeconds(), 1, 24 * 3600);
+        maxRuns = optionalInteger("maxRuns", ext.getMaxRuns(), 1, 10_000_000);
+        maxSeconds = optionalInteger("maxSeconds", ext.getMaxSeconds(), 1, 7 * 24 * 3600);
         seed = seed(ext.getSeed());
         tests = testIds(text("tests", ext.getTests()));
-        annotated = bool("annotated", ext.getAnnotated());
-        suspects = bool("suspects", ext.getSuspects());
+        annotated = text("annotated", ext.getAnnotated()).isEmpty() ? tests.isEmpty() : bool("annotated", ext.getAnnotated());
+        suspects = text("suspects", ext.getSuspects()).isEmpty() ? tests.isEmpty() : bool("suspects", ext.getSuspects());
         suspectsFrom = list(text("suspectsFrom", ext.getSuspectsFrom()));
         all = bool("all", ext.getAll());
         failOn = oneOf("failOn", text("failOn", ext.getFailOn()), FAIL_ON);
         includeConnected = bool("includeConnected", ext.getIncludeConnected());
         dryRun = bool("dryRun", ext.getDryRun());
+        githubAnnotations = text("githubAnnotations", ext.getGithubAnnotations()).isEmpty()
+                ? "true".equals(System.getenv("GITHUB_ACTIONS")) : bool("githubAnnotations", ext.getGithubAnnotations());
     }
 
     static Settings read(Project project) {
@@ -104,6 +111,10 @@ final class Settings {
             // reported below
         }
         throw invalid(name, v, "an integer from " + min + " to " + max);
+    }
+
+    private Integer optionalInteger(String name, Property<Integer> property, int min, int max) {
+        return text(name, property).isEmpty() ? null : integer(name, property, min, max);
     }
 
     private Long seed(Property<Long> property) {

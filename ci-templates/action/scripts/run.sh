@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Runs the flakescan Gradle tasks with the action's inputs (all passed in through env:).
+# Annotations are printed once, by publish.sh, from the merged reports.
+set -euo pipefail
+
+cd "${INPUT_WORKING_DIRECTORY:-.}"
+read -r -a gradle <<<"${INPUT_GRADLE_COMMAND:-./gradlew}"
+read -r -a tasks <<<"${INPUT_GRADLE_TASKS:-flakeScan}"
+args=(--continue "-Pflakescan.githubAnnotations=false" "-Pflakescan.failOn=never")
+[ -n "${INPUT_TESTS:-}" ] && args+=("-Pflakescan.tests=$INPUT_TESTS")
+[ -n "${INPUT_ANNOTATED:-}" ] && args+=("-Pflakescan.annotated=$INPUT_ANNOTATED")
+[ -n "${INPUT_SUSPECTS:-}" ] && args+=("-Pflakescan.suspects=$INPUT_SUSPECTS")
+[ -n "${INPUT_ALL:-}" ] && args+=("-Pflakescan.all=$INPUT_ALL")
+[ -n "${INPUT_TECHNIQUES:-}" ] && args+=("-Pflakescan.techniques=$INPUT_TECHNIQUES")
+[ -n "${INPUT_RUNS:-}" ] && args+=("-Pflakescan.runs=$INPUT_RUNS")
+[ -n "${INPUT_MAX_SECONDS:-}" ] && args+=("-Pflakescan.maxSeconds=$INPUT_MAX_SECONDS")
+if [ "${INPUT_APPLY_PLUGIN:-true}" = "true" ]; then
+  args+=(--init-script "${ACTION_PATH:?}/flakescan.init.gradle")
+fi
+if [ -n "${INPUT_EXTRA_GRADLE_ARGS:-}" ]; then
+  read -r -a extra <<<"$INPUT_EXTRA_GRADLE_ARGS"
+  args+=("${extra[@]}")
+fi
+
+echo "flakescan: ${gradle[*]} ${tasks[*]} ${args[*]}"
+"${gradle[@]}" "${tasks[@]}" "${args[@]}"

@@ -1,0 +1,138 @@
+#!/usr/bin/env bash
+# Functional tests of the io.flakescan Gradle plugin (see CMakeLists.txt beside this file).
+# usage: functional_test.sh FLAKESCAN_BIN PLUGIN_VERSION WORK_DIR GRADLE_USER_HOME FIXTURES_DIR
+# Six gradle invocations on copies of the fixture projects; every report file is checked for
+# content. Prints one line per check and exits non-zero when any check failed.
+set -uo pipefail
+
+flakescan=$(readlink -f "$1")
+version=$2
+work=$3
+export GRADLE_USER_HOME=$4
+fixtures=$5
+failures=0
+
+pass() { echo "ok   - $*"; }
+fail() { echo "FAIL - $*"; failures=$((failures + 1)); }
+check() {  # check DESCRIPTION COMMAND...
+  local what=$1
+  shift
+  if "$@" >/dev/null 2>&1; then pass "$what"; else fail "$what"; fi
+}
+has() { grep -qF -- "$2" "$1"; }
+lacks() { ! grep -qF -- "$2" "$1"; }
+
+stop_gradle() { gradle --stop >/dev/null 2>&1 || true; }
+trap stop_gradle EXIT
+
+rm -rf "$work"
+mkdir -p "$work"
+for project in jvm-project clean-project android-project; do
+  cp -r "$fixtures/$project" "$work/$project"
+  find "$work/$project" -type f \( -name '*.gradle' -o -name '*.java' \) -exec \
+    sed -i -e "s|@PLUGIN_VERSION@|$version|g" -e "s|@RUN_DIR@|$work/runs|g" {} +
+done
+
+# run_gradle NAME PROJECT ARGS...: output in $work/NAME.log, exit status in $status.
+run_gradle() {
+  local name=$1 project=$2
+  shift 2
+  (cd "$work/$project" && gradle --offline --console=plain -Pflakescan.executable="$flakescan" "$@") \
+    >"$work/$name.log" 2>&1
+  status=$?
+  echo "# gradle $* in $project: exit $status (log $work/$name.log)"
+}
+
+# JSON and XML checks use python3's standard library.
+json_check() { python3 - "$@" <<'PY'
+import json, sys
+doc = json.load(open(sys.argv[1]))
+env = {"doc": doc, "by": {v["test"]: v for v in doc.get("verdicts", [])} if "verdicts" in doc else {}}
+sys.exit(0 if eval(sys.argv[2], env) else 1)
+PY
+}
+xml_ok() { python3 -c 'import sys, xml.dom.minidom as m; m.parse(sys.argv[1])' "$1"; }
+
+line_of() { grep -n -- "$2" "$1" | head -1 | cut -d: -f1; }
+
+# 1. `gradle help` creates no scan task.
+run_gradle help jvm-project help
+check "gradle help succeeds" test "$status" -eq 0
+check "gradle help creates no flakescan task" lacks "$work/help.log" "flakescan-task-created"
+
+# 2. The full scan, as in a GitHub Actions job.
+GITHUB_ACTIONS=true run_gradle scan jvm-project flakeScan
+log=$work/scan.log
+r=$work/jvm-project/build/reports/flakescan
+src=src/test/java/com/example
+alt_line=$(line_of "$work/jvm-project/$src/AlternatingTest.java" "public void oddRunsFail")
+check "gradle flakeScan succeeds" test "$status" -eq 0
+check "flakeScan creates the aggregate and the test task's scan" \
+  bash -c "grep -qF 'flakescan-task-created: :flakeScan' '$log' && grep -qF 'flakescan-task-created: :flakeScanTest' '$log'"
+check "progress of the scan is shown" has "$log" "flakescan: scanning 3 test id(s) of :test"
+check "an annotation is printed on the flaky test's file and line" \
+  has "$log" "::warning file=$src/AlternatingTest.java,line=$alt_line,title=Flaky test com.example.AlternatingTest#oddRunsFail"
+check "verdicts.json: exactly the annotated test and the two suspects" \
+  json_check "$r/verdicts.json" 'sorted(by) == ["com.example.AlternatingTest#oddRunsFail", "com.example.MarkedTest#oddRunsFail", "com.example.StableTest#adds"]'
+check "verdicts.json: both alternating tests are flaky with a passing and a failing run" \
+  json_check "$r/verdicts.json" 'all(by[t]["verdict"] == "flaky" and by[t]["runs"]["passed"] >= 1 and by[t]["runs"]["failed"] >= 1 for t in ["com.example.AlternatingTest#oddRunsFail", "com.example.MarkedTest#oddRunsFail"])'
+check "verdicts.json: the stable suspect is not flaky" \
+  json_check "$r/verdicts.json" 'by["com.example.StableTest#adds"]["verdict"] == "not_flaky" and by["com.example.StableTest#adds"]["runs"]["failed"] == 0'
+check "flakescan.sarif: SARIF 2.1.0 with the two flaky tests, located" \
+  json_check "$r/flakescan.sarif" 'doc["version"] == "2.1.0" and len(doc["runs"][0]["results"]) == 2 and any(x["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] == "'"$src/AlternatingTest.java"'" and x["locations"][0]["physicalLocation"]["region"]["startLine"] == '"$alt_line"' for x in doc["runs"][0]["results"])'
+check "junit/: well-formed XML per class" \
+  bash -c "for f in '$r'/junit/TEST-com.example.{AlternatingTest,MarkedTest,StableTest}.xml; do python3 -c 'import sys, xml.dom.minidom as m; m.parse(sys.argv[1])' \"\$f\" || exit 1; done"
+check "junit/: the flaky test passes with flakyFailure elements, as Surefire marks reruns" \
+  bash -c "grep -q '<flakyFailure message=\"run [0-9]* is odd\"' '$r/junit/TEST-com.example.AlternatingTest.xml' && ! grep -q '<failure' '$r/junit/TEST-com.example.AlternatingTest.xml'"
+check "junit/: the stable test has no failure" \
+  bash -c "! grep -qE '<(flakyFailure|failure|error)' '$r/junit/TEST-com.example.StableTest.xml'"
+check "quarantine.txt lists the flaky tests as notTestFile lines" \
+  test "$(cat "$r/quarantine.txt")" = "$(printf 'com.example.AlternatingTest#oddRunsFail\ncom.example.MarkedTest#oddRunsFail')"
+check "quarantine.gradle excludes them" \
+  bash -c "grep -qF \"'com.example.AlternatingTest.oddRunsFail',\" '$r/quarantine.gradle' && grep -qF \"'com.example.MarkedTest.oddRunsFail',\" '$r/quarantine.gradle'"
+check "the patch annotates the unannotated flaky test only" \
+  bash -c "grep -qF '+++ b/$src/AlternatingTest.java' '$r/flakytest-suggestions.patch' && ! grep -qF 'MarkedTest' '$r/flakytest-suggestions.patch'"
+check "the patch applies and adds @FlakyTest with the evidence and its import" \
+  bash -c "cd '$work/jvm-project' && patch -p1 --quiet < '$r/flakytest-suggestions.patch' && grep -qF 'import androidx.test.filters.FlakyTest;' $src/AlternatingTest.java && grep -qE '^    @FlakyTest\\(detail = \"[0-9]+ out of [0-9]+ runs failed.*run [0-9]+ is odd' $src/AlternatingTest.java"
+check "summary.md counts and lists the flaky tests" \
+  bash -c "grep -qF '## flakescan: 2 flaky tests out of 3 scanned' '$r/summary.md' && grep -qF '| \`com.example.AlternatingTest#oddRunsFail\` (AlternatingTest.java:$alt_line)' '$r/summary.md'"
+check "the per-task reports are kept under build/reports/flakescan/test/" \
+  json_check "$r/test/verdicts.json" 'len(by) == 3'
+
+# 3. A bad configuration value fails with a clear message.
+run_gradle badconfig jvm-project flakeScanTest -Pflakescan.runs=zero
+check "a bad value fails the build" test "$status" -ne 0
+check "the message names the setting, its source and what is expected" \
+  has "$work/badconfig.log" "flakescan: invalid value 'zero' for runs (from -Pflakescan.runs): expected an integer from 1 to 10000"
+
+# 4. A daemon that is down.
+run_gradle daemondown jvm-project flakeScanTest -Pflakescan.daemon=http://127.0.0.1:9 -Pflakescan.tests=com.example.StableTest#adds
+check "a daemon that does not answer fails the build" test "$status" -ne 0
+check "the message says the scan could not run and why" \
+  bash -c "grep -qF 'flakescan: the scan of :test could not run' '$work/daemondown.log' && grep -qF 'http://127.0.0.1:9' '$work/daemondown.log'"
+
+# 5. A project without flaky tests, everything scanned.
+run_gradle clean clean-project flakeScan -Pflakescan.all=true
+c=$work/clean-project/build/reports/flakescan
+check "the clean scan succeeds" test "$status" -eq 0
+check "verdicts.json: every test of the project, none flaky" \
+  json_check "$c/verdicts.json" 'sorted(by) == ["com.example.GreetingTest#greets", "com.example.GreetingTest#trims", "com.example.StableTest#adds"] and all(v["verdict"] == "not_flaky" for v in by.values())'
+check "summary.md says no flaky test" has "$c/summary.md" "## flakescan: 0 flaky tests out of 3 scanned"
+check "quarantine.txt and the patch are empty" bash -c "test ! -s '$c/quarantine.txt' && test ! -s '$c/flakytest-suggestions.patch'"
+check "flakescan.sarif has no result" json_check "$c/flakescan.sarif" 'doc["runs"][0]["results"] == []'
+check "junit/ holds a passing suite per class" \
+  bash -c "grep -qF 'tests=\"2\" failures=\"0\" errors=\"0\" skipped=\"0\"' '$c/junit/TEST-com.example.GreetingTest.xml'"
+check "no annotation outside GitHub Actions" lacks "$work/clean.log" "::warning"
+
+# 6. Android: connected scans submit the APKs (stand-in Android plugin, dry run: no device here).
+run_gradle android android-project flakeScanConnectedDebugAndroidTest -Pflakescan.dryRun=true \
+  -Pflakescan.tests=com.example.app.MainActivityTest#opensMainScreen
+a=$work/android-project/build
+check "the connected scan task exists and runs" test "$status" -eq 0
+check "it depends on assembling both APKs" test -f "$a/outputs/apk/androidTest/debug/app-debug-androidTest.apk"
+check "the scan command submits the app and test APKs to the adb backend" \
+  has "$work/android.log" "--backend adb --apk $a/outputs/apk/debug/app-debug.apk --test-apk $a/outputs/apk/androidTest/debug/app-debug-androidTest.apk"
+check "the test ids are handed over" has "$a/reports/flakescan/connectedDebugAndroidTest/tests.txt" "com.example.app.MainActivityTest#opensMainScreen"
+
+echo "# $failures failure(s)"
+[ "$failures" -eq 0 ]
