@@ -60,8 +60,8 @@ public class LifecycleTest {
     }
 
     /**
-     * Flaky, rarely: waitForIdleSync() only drains the main queue; the system's binder thread
-     * usually delivers onResume well before the click, but nothing makes it.
+     * Flaky: waitForIdleSync() only drains the main queue; whether the system's binder thread
+     * has delivered onResume by the time of the click is down to thread scheduling.
      */
     @Test
     public void playAfterLaunch() {
