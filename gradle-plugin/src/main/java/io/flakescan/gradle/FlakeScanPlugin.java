@@ -52,6 +52,9 @@ public class FlakeScanPlugin implements Plugin<Project> {
             return deps;
         }));
 
+        // A scan reads the test tasks' JUnit XML (suspects): in one build it runs after them.
+        GradleCompat.configureEach(tasks.withType(FlakeScanTask.class), scan -> scan.mustRunAfter(tasks.withType(Test.class)));
+
         project.getPluginManager().withPlugin("java", p -> whenEvaluated(project, x -> {
             for (String testName : tasks.withType(Test.class).getNames()) {
                 String scanName = AGGREGATE + capitalize(testName);
