@@ -18,7 +18,7 @@ import org.junit.Test;
 public class AsyncWaitTest {
     static final long NETWORK_MICROS = 150;   // a fast "download": races the test's next step
     static final long DECODE_MICROS = 5;      // a tiny decode ...
-    static final long LAYOUT_MICROS = 800;    // ... while the main thread lays out the title
+    static final long LAYOUT_MICROS = 1500;   // ... while the main thread lays out the title
 
     @Rule
     public final MainLooperRule mainLooper = new MainLooperRule();

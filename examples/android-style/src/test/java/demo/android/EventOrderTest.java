@@ -19,7 +19,7 @@ import org.junit.Test;
  */
 public class EventOrderTest {
     static final long KEYBOARD_LAYOUT_MICROS = 10;  // the keyboard is quick ...
-    static final long SUGGEST_MICROS = 800;          // ... next to suggestions for the typed text
+    static final long SUGGEST_MICROS = 1500;         // ... next to suggestions for the typed text
 
     @Rule
     public final MainLooperRule mainLooper = new MainLooperRule();
