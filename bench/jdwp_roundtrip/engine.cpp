@@ -29,24 +29,38 @@ int main(int argc, char** argv) {
   if (!vm.resume_all(deadline())) return 1;
   int hits = 0;
   std::chrono::steady_clock::time_point start;
+  // Where the time goes, per step (summed over the measured hits).
+  double wait_s = 0, frame_s = 0, resume_s = 0;
+  auto since = [](std::chrono::steady_clock::time_point t) {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
+  };
   for (;;) {
+    auto t0 = std::chrono::steady_clock::now();
     auto e = vm.next_event(deadline());
+    const bool timed = hits >= warmup;
+    if (timed) wait_s += since(t0);
     if (!e) {
       std::fprintf(stderr, "event: %s\n", util::describe(e.error()).c_str());
       return 1;
     }
     if (e->kind == core::EventKind::vm_death || e->kind == core::EventKind::disconnected) break;
     if (e->kind != core::EventKind::breakpoint) continue;
+    auto t1 = std::chrono::steady_clock::now();
     auto top = vm.stack(e->thread, 1, deadline());
+    if (timed) frame_s += since(t1);
     if (!top || top->empty() || top->front().method != "work") {
       std::fprintf(stderr, "top frame not read\n");
       return 1;
     }
+    auto t2 = std::chrono::steady_clock::now();
     if (!vm.resume(e->thread, deadline())) return 1;
+    if (timed) resume_s += since(t2);
     if (++hits == warmup) start = std::chrono::steady_clock::now();
   }
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   const int measured = hits - warmup;
+  std::fprintf(stderr, "engine per hit: wait %.0f us, top frame %.0f us, resume %.0f us\n", 1e6 * wait_s / measured,
+               1e6 * frame_s / measured, 1e6 * resume_s / measured);
   std::printf("engine hits=%d measured=%d seconds=%.3f events_per_s=%.0f\n", hits, measured, seconds, measured / seconds);
   (void)l->child.wait(deadline());
   return hits == calls ? 0 : 1;
