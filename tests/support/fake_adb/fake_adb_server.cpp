@@ -170,6 +170,12 @@ void FakeAdbServer::on_shell(ShellHandler handler) {
   handler_ = std::move(handler);
 }
 
+void FakeAdbServer::add_jdwp(const std::string& serial, int pid, std::uint16_t port) {
+  std::lock_guard lock(mutex_);
+  for (auto& d : devices_)
+    if (d.serial == serial) d.jdwp[pid] = port;
+}
+
 void FakeAdbServer::set_malformed(bool malformed) {
   std::lock_guard lock(mutex_);
   malformed_ = malformed;

@@ -63,6 +63,8 @@ class FakeAdbServer {
   void set_state(const std::string& serial, const std::string& state);
   void unplug(const std::string& serial);
   void on_shell(ShellHandler handler);
+  // Makes `pid` a debuggable process of the device whose jdwp:PID is proxied to port.
+  void add_jdwp(const std::string& serial, int pid, std::uint16_t port);
   // Every host-service reply becomes bytes that are neither OKAY nor FAIL.
   void set_malformed(bool malformed);
   // Installing fails with this pm output (e.g. "Failure [INSTALL_FAILED_OLDER_SDK]").
