@@ -14,5 +14,6 @@ int cli_scan(const Args& args);
 int cli_replay(const Args& args);
 int cli_report(const Args& args);
 int cli_tarpits(const Args& args);
+int cli_devices(const Args& args);
 
 }  // namespace flakescan::app

@@ -17,6 +17,7 @@ constexpr Command commands[] = {
     {"replay", flakescan::app::cli_replay, "re-run a verdict's reproducer and say whether the failure came back"},
     {"report", flakescan::app::cli_report, "turn verdicts.json into SARIF, JUnit XML, annotations, quarantine lists, a patch"},
     {"tarpits", flakescan::app::cli_tarpits, "find UI exploration tarpits in UI traces and the guidance for the next runs"},
+    {"devices", flakescan::app::cli_devices, "list the Android devices and emulators the adb server(s) see, with their states"},
 };
 
 int usage(FILE* out) {
