@@ -1,5 +1,6 @@
 #include "scan/techniques.hpp"
 
+#include "order/techniques.hpp"  // order: techniques order, nio
 #include "rerun/rerun.hpp"
 
 namespace flakescan::scan {
@@ -8,6 +9,10 @@ const std::vector<TechniqueEntry>& technique_table() {
   // ---- The technique table: one line per technique, in the order scans run them. ----
   static const std::vector<TechniqueEntry> table{
       {"rerun", rerun::run_rerun, "N runs per test; flaky when a pass and a failure were both observed"},
+      {"order", order::order_technique(), "original, reverse and seeded random orders; victims, brittles, minimal polluters/state-setters, cleaners"},
+      {"nio", order::nio_technique(), "each test twice in one JVM (entire-suite), hits confirmed alone: non-idempotent-outcome tests"},
+      {"nio-isolated-class", order::nio_technique(order::NioMode::isolated_class), "nio with one JVM per class"},
+      {"nio-isolated-method", order::nio_technique(order::NioMode::isolated_method), "nio with one JVM per test"},
   };
   return table;
 }

@@ -1,0 +1,36 @@
+#pragma once
+// examples/jvm-order on the local-JVM backend: the executor configuration and the tests
+// in the order the example's README lists them.
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "backend/local_jvm/local_jvm_executor.hpp"
+
+namespace flakescan::test_support {
+
+inline const std::string victim = "example.order.CachedPriceTest#listPriceWithoutDiscount";
+inline const std::string polluter = "example.order.DiscountPolluterTest#cachesDiscountedPrice";
+inline const std::string cleaner = "example.order.CacheCleanerTest#clearsCache";
+inline const std::string brittle = "example.order.CurrencyBrittleTest#formatsInCurrency";
+inline const std::string state_setter = "example.order.SettingsLoaderTest#loadsSettings";
+inline const std::string first_run_flaky = "example.order.FirstRunFlakyTest#failsOnFirstRunOnly";
+inline const std::vector<std::string> nio_tests{"example.order.LedgerNioTest#recordsOneEntry",
+                                                "example.order.LedgerNioTest#opensOnce",
+                                                "example.order.RegistrationNioTest#registersName"};
+inline const std::vector<std::string> broken_tests{"example.order.BrokenInitializerTest#usesLimit",
+                                                   "example.order.BrokenInitializerTest#usesLimitAgain"};
+
+// Every test method of the example, original order: the cleaner before the victim and the
+// victim before its polluter (so the original order passes), the brittle before its setter.
+std::vector<std::string> jvm_order_tests();
+
+std::filesystem::path jvm_order_jar();
+std::filesystem::path runner_jar();
+
+// A fresh folder for the first-run marker of FirstRunFlakyTest (re-armed each call).
+std::filesystem::path fresh_state_dir(const std::string& name);
+
+backend::LocalJvmConfig jvm_order_config(const std::filesystem::path& work_dir, const std::filesystem::path& state_dir);
+
+}  // namespace flakescan::test_support

@@ -1,0 +1,142 @@
+// The techniques over the real local-JVM executor on examples/jvm-order.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+
+#include "jvm_order_fixture.hpp"
+#include "order/techniques.hpp"
+#include "support/order/executor_run_log.hpp"
+
+using namespace flakescan;
+using namespace flakescan::test_support;
+using core::Category;
+using core::VerdictKind;
+
+namespace {
+
+const core::Verdict& find(const std::vector<core::Verdict>& vs, const std::string& test) {
+  auto it = std::find_if(vs.begin(), vs.end(), [&](const core::Verdict& v) { return v.test == test; });
+  REQUIRE(it != vs.end());
+  return *it;
+}
+
+// The outcome of `test` at its last position in one fresh JVM running `order`.
+core::Outcome replay(core::TestExecutor& executor, const std::vector<std::string>& order, const std::string& test) {
+  core::RunSpec spec;
+  spec.tests = order;
+  spec.technique = "replay";
+  core::CancelFlag cancel{false};
+  auto report = executor.run(spec, cancel);
+  REQUIRE(report);
+  core::Outcome last = core::Outcome::infra;
+  for (size_t i = 0; i < order.size(); ++i)
+    if (order[i] == test) last = report->outcome_at(i);
+  return last;
+}
+
+bool contains(const std::vector<std::string>& v, const std::string& s) {
+  return std::find(v.begin(), v.end(), s) != v.end();
+}
+
+}  // namespace
+
+TEST_CASE("order finds the planted victim, brittle, polluter, state-setter and cleaner on real JVMs",
+          "[integration][order]") {
+  auto state = fresh_state_dir("order");
+  backend::LocalJvmExecutor executor(jvm_order_config(state / "work", state));
+  ExecutorRunLog log(executor);
+  core::TechniqueInput in;
+  in.tests = jvm_order_tests();
+  in.budget.max_orders = 4;
+  in.budget.max_runs = 120;
+  in.seed = 7;
+  auto verdicts = order::detect_order_dependent(in, log);
+  REQUIRE(verdicts);
+  REQUIRE(verdicts->size() == in.tests.size());
+
+  const auto& v = find(*verdicts, victim);
+  INFO(v.evidence.reason);
+  CHECK(v.verdict == VerdictKind::flaky);
+  CHECK(v.category == Category::order_dependent);
+  CHECK(v.evidence.role == "victim");
+  CHECK(v.evidence.reproducer == std::vector<std::string>{polluter, victim});
+  CHECK(v.evidence.passing_order == std::vector<std::string>{victim});
+  CHECK(v.evidence.details.at("polluters") == polluter);
+  CHECK(v.evidence.details.at("cleaners") == cleaner);
+  CHECK(contains(v.evidence.related, cleaner));
+  REQUIRE(v.evidence.failing_run);
+  REQUIRE(v.evidence.passing_run);
+  CHECK(core::is_failure(replay(executor, v.evidence.reproducer, victim)));
+  CHECK(replay(executor, v.evidence.passing_order, victim) == core::Outcome::pass);
+
+  const auto& b = find(*verdicts, brittle);
+  INFO(b.evidence.reason);
+  CHECK(b.category == Category::order_dependent);
+  CHECK(b.evidence.role == "brittle");
+  CHECK(b.evidence.reproducer == std::vector<std::string>{brittle});
+  CHECK(b.evidence.passing_order == std::vector<std::string>{state_setter, brittle});
+  CHECK(b.evidence.details.at("state_setters") == state_setter);
+  CHECK(core::is_failure(replay(executor, b.evidence.reproducer, brittle)));
+  CHECK(replay(executor, b.evidence.passing_order, brittle) == core::Outcome::pass);
+
+  // Flaky, but not because of the order: it fails once per machine, in whatever order.
+  const auto& nod = find(*verdicts, first_run_flaky);
+  INFO(nod.evidence.reason);
+  CHECK(nod.verdict == VerdictKind::flaky);
+  CHECK(nod.category == Category::unknown);
+  CHECK(nod.evidence.role.empty());
+
+  for (const auto& t : broken_tests) {
+    INFO(t);
+    CHECK(find(*verdicts, t).verdict == VerdictKind::not_flaky);
+    CHECK(find(*verdicts, t).runs.passed == 0);
+  }
+  for (const auto& t : in.tests) {
+    if (t == victim || t == brittle || t == first_run_flaky) continue;
+    INFO(t << ": " << find(*verdicts, t).evidence.reason);
+    CHECK(find(*verdicts, t).verdict == VerdictKind::not_flaky);
+  }
+  WARN("order: " << log.made().size() << " JVM runs");
+}
+
+TEST_CASE("nio entire-suite finds the three NIO tests and nothing else on real JVMs", "[integration][nio]") {
+  auto state = fresh_state_dir("nio");
+  backend::LocalJvmExecutor executor(jvm_order_config(state / "work", state));
+  ExecutorRunLog log(executor);
+  core::TechniqueInput in;
+  in.tests = jvm_order_tests();
+  auto verdicts = order::detect_nio(in, log, order::NioMode::entire_suite);
+  REQUIRE(verdicts);
+  for (const auto& t : nio_tests) {
+    const auto& v = find(*verdicts, t);
+    INFO(t << ": " << v.evidence.reason);
+    CHECK(v.verdict == VerdictKind::flaky);
+    CHECK(v.category == Category::nio);
+    CHECK(v.evidence.role == "nio");
+    CHECK(v.evidence.reproducer == std::vector<std::string>{t, t});
+    CHECK(core::is_failure(replay(executor, v.evidence.reproducer, t)));
+  }
+  for (const auto& v : *verdicts) {
+    if (contains(nio_tests, v.test)) continue;
+    INFO(v.test << ": " << v.evidence.reason);
+    CHECK(v.category != Category::nio);
+    CHECK(v.category != Category::order_dependent);
+  }
+  // One suite run plus one confirmation per NIO test.
+  CHECK(log.made().size() == 1 + nio_tests.size());
+}
+
+TEST_CASE("nio isolated-method and isolated-class agree on the NIO tests", "[integration][nio]") {
+  auto state = fresh_state_dir("nio-modes");
+  backend::LocalJvmExecutor executor(jvm_order_config(state / "work", state));
+  core::TechniqueInput in;
+  in.tests = {nio_tests[0], nio_tests[1], nio_tests[2], "example.order.StableTextTest#trims"};
+  for (auto mode : {order::NioMode::isolated_method, order::NioMode::isolated_class}) {
+    INFO(order::nio_mode_name(mode));
+    ExecutorRunLog log(executor);
+    auto verdicts = order::detect_nio(in, log, mode);
+    REQUIRE(verdicts);
+    for (const auto& t : nio_tests) CHECK(find(*verdicts, t).category == Category::nio);
+    CHECK(find(*verdicts, "example.order.StableTextTest#trims").verdict == VerdictKind::not_flaky);
+  }
+}
