@@ -123,8 +123,9 @@ std::string report_json(const std::vector<TraceReport>& reports, const Options& 
       {"partition_window_ms", o.partition_window_ms},
       {"top_k", o.top_k},
   };
-  auto& traces = root["traces"] = ordered_json::array();
-  auto& vet_actions = root["vet_actions"] = ordered_json::array();
+  // ordered_json keeps keys in a vector: build arrays apart, insert them last.
+  auto traces = ordered_json::array();
+  auto vet_actions = ordered_json::array();
   for (const auto& r : reports) {
     const auto& t = *r.trace;
     const auto& a = r.analysis;
@@ -139,9 +140,10 @@ std::string report_json(const std::vector<TraceReport>& reports, const Options& 
     tj["last_ms"] = a.last_ms;
     tj["duration_ms"] = a.last_ms - a.first_ms;
     tj["time_in_regions_ms"] = a.time_in_regions_ms;
-    auto& problems = tj["problems"] = ordered_json::array();
+    auto problems = ordered_json::array();
     for (const auto& p : t.problems) problems.push_back({{"file", p.file}, {"message", p.message}});
-    auto& regions = tj["regions"] = ordered_json::array();
+    tj["problems"] = std::move(problems);
+    auto regions = ordered_json::array();
     for (const auto& reg : a.regions) {
       ordered_json rj;
       rj["kind"] = std::string(region_kind_name(reg.kind));
@@ -157,7 +159,8 @@ std::string report_json(const std::vector<TraceReport>& reports, const Options& 
       rj["action"] = action_json(describe_action(t, reg.ts_action));
       regions.push_back(std::move(rj));
     }
-    auto& guidance = tj["guidance"] = ordered_json::array();
+    tj["regions"] = std::move(regions);
+    auto guidance = ordered_json::array();
     for (const auto& g : a.guidance) {
       ordered_json gj;
       gj["rank"] = g.rank;
@@ -176,8 +179,11 @@ std::string report_json(const std::vector<TraceReport>& reports, const Options& 
       if (g.restart) entry.push_back("!" + file_ref(t, g.restart_ts));
       vet_actions.push_back(std::move(entry));
     }
+    tj["guidance"] = std::move(guidance);
     traces.push_back(std::move(tj));
   }
+  root["traces"] = std::move(traces);
+  root["vet_actions"] = std::move(vet_actions);
   return root.dump(2) + "\n";
 }
 
