@@ -43,6 +43,7 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "usage: driver suite.jar runner.jar tests.txt truth.txt max_orders seed\n");
     return 2;
   }
+  std::setvbuf(stdout, nullptr, _IOLBF, 0);  // progress shows as it happens
   std::string jar = argv[1], runner = argv[2];
   auto tests = lines(argv[3]);
   std::vector<Plant> plants;

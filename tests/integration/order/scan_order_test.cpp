@@ -47,11 +47,12 @@ TEST_CASE("a scan with rerun, order and nio finds the victim and the NIO test, a
             {"classpath", {jvm_order_jar().string()}},
             {"techniques", {"rerun", "order", "nio"}},
             {"runs", 2},
-            {"seed", 5},
+            {"seed", 5u},
             {"parallelism", 2},
             {"budget", {{"max_orders", 3}}},
             {"jvm_args", {"-Dflakescan.example.state=" + state.string()}}};
   auto request = scan::parse_scan_request(body, scan::technique_names());
+  INFO((request ? std::string() : util::describe(request.error())));
   REQUIRE(request);
   auto submitted = scans.submit(*request);
   REQUIRE(submitted);
