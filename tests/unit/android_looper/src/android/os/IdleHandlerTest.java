@@ -6,6 +6,7 @@ import static org.junit.Assert.assertTrue;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.After;
 import org.junit.Test;
 
@@ -73,7 +74,8 @@ public class IdleHandlerTest {
         int mark = seen.indexOf("mark");
         assertTrue("keep ran again after later messages: " + seen,
                 seen.subList(2, mark + 1).contains("keep"));
-        assertEquals("keep no longer runs once removed: " + seen, "mark", seen.get(seen.size() - 1 - trailingKeeps(seen)));
+        assertEquals("keep no longer runs once removed: " + seen, "mark",
+                seen.get(seen.size() - 1 - trailingKeeps(seen)));
     }
 
     // `keep` may run once more after "mark" (the idle period before its removal), never more.
@@ -89,7 +91,7 @@ public class IdleHandlerTest {
     @Test
     public void idleHandlersRunOnceWhileTheQueueStaysIdle() throws Exception {
         MessageQueue q = rec.handler.getLooper().getQueue();
-        java.util.concurrent.atomic.AtomicInteger runs = new java.util.concurrent.atomic.AtomicInteger();
+        AtomicInteger runs = new AtomicInteger();
         rec.handler.postDelayed(rec.item("far-future"), 60_000);
         q.addIdleHandler(() -> {
             runs.incrementAndGet();

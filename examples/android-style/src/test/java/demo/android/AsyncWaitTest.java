@@ -54,7 +54,7 @@ public class AsyncWaitTest {
         instr.runOnMainSync(gallery::open);
         instr.runOnMainSync(() -> gallery.showTitle("Holidays"));
         instr.waitForIdleSync();
-        int visible = onIdle(gallery::visibleThumbnails);  // RACING: the decoder may not have posted yet
+        int visible = onIdle(gallery::visibleThumbnails);  // RACING: the decoder may be late
         assertEquals(1, visible);
     }
 

@@ -41,7 +41,7 @@ public class LifecycleTest {
         UploadActivity activity = new UploadActivity(UPLOAD_MICROS);
         instr.runOnMainSync(activity::onCreate);
         instr.runOnMainSync(() -> activity.startUpload(PHOTO));
-        instr.runOnMainSync(activity::finish);  // RACING: a later onPostExecute crashes on the destroyed view
+        instr.runOnMainSync(activity::finish);  // RACING: a later onPostExecute crashes the app
         onIdle();
         assertTrue(activity.isDestroyed());
     }
