@@ -139,11 +139,9 @@ Abstraction abstract_screens(const Trace& trace, std::size_t begin, std::size_t 
       if (inserted) kept.push_back(std::move(out.uniques[i]));
       remap[i] = it->second;
     }
-    if (kept.size() != out.uniques.size()) {
-      for (auto& u : out.screen_unique)
-        if (u >= 0) u = remap[u];
-      out.uniques = std::move(kept);
-    }
+    for (auto& u : out.screen_unique)
+      if (u >= 0) u = remap[std::size_t(u)];
+    out.uniques = std::move(kept);
   }
   return out;
 }

@@ -176,7 +176,7 @@ std::string report_json(const std::vector<TraceReport>& reports, const Options& 
       guidance.push_back(std::move(gj));
       // VET's prevent_actions entry: the screen whose action to disable, "!" + restart screen.
       ordered_json entry = ordered_json::array({file_ref(t, g.disable_ts)});
-      if (g.restart) entry.push_back("!" + file_ref(t, g.restart_ts));
+      if (g.restart) entry.push_back(std::string(1, '!').append(file_ref(t, g.restart_ts)));
       vet_actions.push_back(std::move(entry));
     }
     tj["guidance"] = std::move(guidance);

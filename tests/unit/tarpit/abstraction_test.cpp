@@ -73,4 +73,15 @@ TEST_CASE("VET's key ambiguity: id and class concatenate without a separator", "
   auto merged = abstract_screens(t, 0, 2, {true});
   CHECK(merged.uniques.size() == 1);
   CHECK(merged.screen_unique[1] == 0);
+  CHECK(merged.uniques[0].tokens.size() == 2);  // the kept screen is intact
+}
+
+TEST_CASE("merging equal keys keeps every other screen intact", "[tarpit][abstraction]") {
+  Trace t;
+  add_screen(t, 1000, "Main", "Frame(Button:a)");
+  add_screen(t, 2000, "Main", "Frame(Button:a Text:b)");
+  auto a = abstract_screens(t, 0, 2, {true});
+  REQUIRE(a.uniques.size() == 2);
+  CHECK(a.uniques[0].tokens.size() == 2);
+  CHECK(a.uniques[1].tokens.size() == 3);
 }
