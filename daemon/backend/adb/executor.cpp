@@ -3,6 +3,7 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <thread>
 
 #include "backend/adb/apk.hpp"
 #include "backend/adb/shell_command.hpp"
@@ -203,7 +204,12 @@ util::Result<DeviceRun> AdbExecutor::instrument(const Lease& lease, const std::v
       (void)lease.client().shell(lease.serial(), *stop, wire::after(Ms(10000)));
   }
   bool stream_broken = run.cut && run.cut->code != Errc::timeout && run.cut->code != Errc::cancelled;
-  run.device_lost = lease.lost() || stream_broken || (!res->v2 && !run.output.finished() && lease.lost());
+  if (!res->v2 && !run.cut && !run.output.finished()) {
+    // shell: (v1) ends with a plain EOF whether the runner finished or the cable was pulled;
+    // give the device tracker a moment to report a vanished device before trusting the EOF.
+    for (int i = 0; i < 20 && !lease.lost(); ++i) std::this_thread::sleep_for(Ms(50));
+  }
+  run.device_lost = lease.lost() || stream_broken;
   return run;
 }
 

@@ -351,3 +351,24 @@ TEST_CASE("configuration is validated before anything reaches a device", "[adb][
   CHECK(b.fake.services().empty() == false);  // tracking only
   for (const auto& s : b.fake.services()) CHECK(s.find("reboot") == std::string::npos);
 }
+
+TEST_CASE("discovery lists a class's tests with `-e log true` and names what is missing", "[adb][executor]") {
+  Bench b("discover");
+  b.fake.add_device({"emulator-5554"});
+  b.fake.on_shell([&](const std::string&, const std::string& cmd) -> std::optional<test::FakeReply> {
+    if (!cmd.starts_with("am instrument")) return std::nullopt;
+    REQUIRE(cmd.find("-e 'log' 'true'") != std::string::npos);  // dry run: nothing executes
+    test::FakeReply r;
+    r.out = test::transcript({{"demo.AsyncTest", "a", 0}, {"demo.AsyncTest", "b", 0}, {"demo.Other", "ok", 0}});
+    return r;
+  });
+  auto exec = b.executor();
+  core::CancelFlag cancel{false};
+  auto ids = core::parse_test_ids("demo.AsyncTest,demo.Other#ok,demo.Other#gone");
+  REQUIRE(ids);
+  auto d = exec->discover(*ids, cancel);
+  REQUIRE(d);
+  CHECK(d->tests == std::vector<std::string>{"demo.AsyncTest#a", "demo.AsyncTest#b", "demo.Other#ok"});
+  REQUIRE(d->missing.size() == 1);
+  CHECK(d->missing[0].first == "demo.Other#gone");
+}
