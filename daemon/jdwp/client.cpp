@@ -59,10 +59,22 @@ Client::~Client() {
 }
 
 util::Result<Packet> Client::raw_call(Command command, Bytes data, Clock::time_point deadline) {
-  std::promise<util::Result<Packet>> promise;
-  auto future = promise.get_future();
-  session_->request(command, std::move(data), deadline, [&promise](util::Result<Packet> reply) { promise.set_value(std::move(reply)); });
+  // The fast path: this thread writes the packet and waits with its own deadline, so no
+  // timer and no hand-off to the io thread are needed (session.hpp).
+  auto promise = std::make_shared<std::promise<util::Result<Packet>>>();
+  auto future = promise->get_future();
+  const auto id = session_->submit(command, std::move(data), [promise](util::Result<Packet> reply) {
+    promise->set_value(std::move(reply));
+  });
+  if (future.wait_until(deadline) == std::future_status::timeout && session_->abandon(id)) {
+    auto name = command_name(command_set_of(command), command_number_of(command));
+    return util::fail(Errc::timeout, std::string(name.value_or("request")) + " had no reply before its deadline");
+  }
   return future.get();
+}
+
+void Client::async_next_event(Clock::time_point deadline, Session::EventHandler done) {
+  session_->next_event(deadline, std::move(done));
 }
 
 util::Result<EventSet> Client::next_event(Clock::time_point deadline) {

@@ -44,6 +44,8 @@ class Client {
   }
   util::Result<Packet> raw_call(Command command, Bytes data, Clock::time_point deadline);
   util::Result<EventSet> next_event(Clock::time_point deadline);
+  // The next event set, handed to `done` on the session's strand (must not block).
+  void async_next_event(Clock::time_point deadline, Session::EventHandler done);
 
   const IdSizes& sizes() const { return sizes_; }
   bool closed() const { return session_->closed(); }

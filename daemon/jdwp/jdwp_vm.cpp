@@ -92,6 +92,7 @@ util::Result<std::unique_ptr<JdwpVm>> JdwpVm::create(std::unique_ptr<Client> cli
   std::unique_ptr<JdwpVm> vm(new JdwpVm(std::move(client), std::move(options)));
   vm->description_ = version->vm_name + " " + version->vm_version;
   vm->pump_ = std::thread([raw = vm.get()] { raw->pump(); });
+  vm->arm();
   return vm;
 }
 
@@ -116,7 +117,14 @@ JdwpVm::~JdwpVm() {
     ended_ = true;
   }
   events_cv_.notify_all();
+  {
+    std::lock_guard lock(slow_mutex_);
+    stopping_ = true;
+  }
+  slow_cv_.notify_all();
   if (pump_.joinable()) pump_.join();
+  // Joins the io thread while this object is still whole: its last handlers touch slow_.
+  client_.reset();
 }
 
 bool JdwpVm::alive() const { return !client_->closed(); }
@@ -528,11 +536,108 @@ void JdwpVm::push_event(core::VmEvent event) {
   events_cv_.notify_all();
 }
 
+void JdwpVm::arm() {
+  // Under the lock: the destructor sets stopping_ before it lets go of the client, and a
+  // queued event set handed out while the session closes must not re-arm a dying client.
+  std::lock_guard lock(slow_mutex_);
+  if (stopping_) return;
+  client_->async_next_event(Clock::now() + std::chrono::hours(24),
+                            [this](util::Result<EventSet> set) { on_event_set(std::move(set)); });
+}
+
+std::optional<core::Frame> JdwpVm::resolve_cached(const Location& location) {
+  std::lock_guard lock(mutex_);
+  auto sig = signatures_.find(location.class_id.value);
+  auto methods = methods_.find(location.class_id.value);
+  auto table = line_tables_.find({location.class_id.value, location.method.value});
+  if (sig == signatures_.end() || methods == methods_.end() || table == line_tables_.end()) return std::nullopt;
+  core::Frame frame;
+  frame.class_name = java_name(sig->second);
+  for (const auto& m : methods->second) {
+    if (m.id == location.method) {
+      frame.method = m.name;
+      frame.signature = m.signature;
+    }
+  }
+  std::int64_t best = -1;
+  for (const auto& l : table->second.lines) {
+    if (l.code_index <= static_cast<std::int64_t>(location.index) && l.code_index >= best) {
+      best = l.code_index;
+      frame.line = l.line;
+    }
+  }
+  return frame;
+}
+
+// The io-thread path: only what needs no request and no wait.
+std::optional<std::vector<core::VmEvent>> JdwpVm::translate_fast(const EventSet& set) {
+  std::vector<core::VmEvent> out;
+  for (const auto& e : set.events) {
+    core::VmEvent v;
+    v.thread.id = e.thread.value;
+    v.suspended = set.suspend != SuspendPolicy::none;
+    if (e.request_id != 0) {
+      std::lock_guard lock(mutex_);
+      auto it = by_jdwp_.find(e.request_id);
+      if (it == by_jdwp_.end()) return std::nullopt;
+      v.handle = it->second;
+    }
+    bool located = false;
+    switch (e.kind) {
+      case EventKind::vm_start: v.kind = core::EventKind::vm_start; break;
+      case EventKind::vm_death: v.kind = core::EventKind::vm_death; break;
+      case EventKind::thread_start: v.kind = core::EventKind::thread_start; break;
+      case EventKind::thread_death: v.kind = core::EventKind::thread_death; break;
+      case EventKind::breakpoint: v.kind = core::EventKind::breakpoint; located = true; break;
+      case EventKind::single_step: v.kind = core::EventKind::single_step; located = true; break;
+      case EventKind::method_entry: v.kind = core::EventKind::method_entry; located = true; break;
+      default: return std::nullopt;  // the pump handles the rest
+    }
+    if (located) {
+      auto frame = resolve_cached(e.location);
+      if (!frame) return std::nullopt;
+      v.frame = std::move(*frame);
+    }
+    out.push_back(std::move(v));
+  }
+  return out;
+}
+
+void JdwpVm::on_event_set(util::Result<EventSet> set) {
+  if (!set && set.error().code == Errc::timeout) {
+    arm();
+    return;
+  }
+  if (set) {
+    if (auto events = translate_fast(*set)) {
+      std::unique_lock lock(events_mutex_);
+      if (events_.size() + events->size() <= options_.event_queue_capacity) {
+        for (auto& e : *events) events_.push_back(std::move(e));
+        lock.unlock();
+        events_cv_.notify_all();
+        arm();
+        return;
+      }
+    }
+  }
+  {
+    std::lock_guard lock(slow_mutex_);
+    slow_.push_back(std::move(set));
+  }
+  slow_cv_.notify_all();
+}
+
 void JdwpVm::pump() {
   for (;;) {
-    auto set = client_->next_event(Clock::now() + std::chrono::hours(24));
+    util::Result<EventSet> set = util::fail(Errc::cancelled, "");
+    {
+      std::unique_lock lock(slow_mutex_);
+      slow_cv_.wait(lock, [&] { return !slow_.empty() || stopping_; });
+      if (slow_.empty()) return;
+      set = std::move(slow_.front());
+      slow_.pop_front();
+    }
     if (!set) {
-      if (set.error().code == Errc::timeout) continue;
       core::VmEvent end;
       end.kind = core::EventKind::disconnected;
       {
@@ -543,6 +648,14 @@ void JdwpVm::pump() {
       events_cv_.notify_all();
       return;
     }
+    process(*set);
+    arm();
+  }
+}
+
+void JdwpVm::process(const EventSet& event_set) {
+  const EventSet* set = &event_set;
+  {
     const Deadline deadline = Clock::now() + std::chrono::seconds(30);
     bool delivered = false;
     std::optional<ObjectId> internal_stop;

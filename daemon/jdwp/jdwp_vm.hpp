@@ -2,11 +2,14 @@
 // jdwp::JdwpVm: core::Vm over a JDWP Client. What techniques call is in core/vm.hpp.
 //
 // Policy and invariants
-//   * One pump thread reads event sets from the client, resolves locations to (class,
-//     method, line), installs breakpoints whose class was just prepared, and queues the
-//     events techniques asked for (bounded queue; a full queue blocks the pump, which lets
-//     the session hold the VM's events: back-pressure, no loss). A class-prepare stop that
-//     only served a deferred breakpoint is resumed by the pump itself.
+//   * Event sets are taken from the session one at a time (the next is asked for only when
+//     the previous one has been handled, so the session's bounded queue is the back-pressure).
+//     The common case is handled right on the io thread: every location already in the
+//     caches, every request id known, room in the technique's queue -> queued at once.
+//     Anything else goes to the pump thread, which may block: it resolves locations with
+//     requests, installs breakpoints whose class was just prepared (and resumes a
+//     class-prepare stop that only served that), and waits for room in the queue. Either
+//     way events reach next_event() in the VM's order, none lost.
 //   * Handles (breakpoints, watches) are ours and stable; JDWP request ids behind them may
 //     be several (one per loaded copy of a class) and change as classes load.
 //   * Caches (class ids, signatures, methods, fields, line tables) are keyed by JDWP ids,
@@ -18,6 +21,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <set>
 #include <thread>
 
@@ -140,6 +144,11 @@ class JdwpVm final : public core::Vm {
   core::RequestHandle handle_for(std::int32_t jdwp_request);
 
   // events
+  void arm();
+  void on_event_set(util::Result<EventSet> set);
+  std::optional<std::vector<core::VmEvent>> translate_fast(const EventSet& set);
+  std::optional<core::Frame> resolve_cached(const Location& location);
+  void process(const EventSet& set);
   void pump();
   void push_event(core::VmEvent event);
 
@@ -163,6 +172,11 @@ class JdwpVm final : public core::Vm {
   std::condition_variable events_cv_;
   std::deque<core::VmEvent> events_;
   bool ended_ = false;  // the pump has seen the end of the session
+
+  std::mutex slow_mutex_;
+  std::condition_variable slow_cv_;
+  std::deque<util::Result<EventSet>> slow_;  // sets for the pump (at most one in flight)
+  bool stopping_ = false;
   std::thread pump_;
 };
 

@@ -1,5 +1,9 @@
 #include "jdwp/session.hpp"
 
+#include <cerrno>
+
+#include <sys/socket.h>
+
 #include <boost/asio/bind_executor.hpp>
 #include <boost/asio/post.hpp>
 #include <boost/asio/read.hpp>
@@ -44,6 +48,7 @@ IdSizes Session::id_sizes() const {
   return sizes_;
 }
 
+// Callers hold out_mutex_ (writes) or run on the strand (reads, with the lock taken here).
 void Session::trace(bool from_vm, ByteView bytes, std::string_view note) {
   if (!trace_) return;
   trace_ << format_trace_packet(from_vm, bytes, note);
@@ -98,7 +103,10 @@ void Session::do_handshake(Clock::time_point deadline, StartHandler done) {
                         std::lock_guard lock(self->sizes_mutex_);
                         self->sizes_ = sizes->sizes;
                       }
-                      if (self->trace_) self->trace_ << format_trace_sizes(sizes->sizes);
+                      if (self->trace_) {
+                        std::lock_guard lock(self->out_mutex_);
+                        self->trace_ << format_trace_sizes(sizes->sizes);
+                      }
                       done(sizes->sizes);
                     });
     }));
@@ -107,63 +115,126 @@ void Session::do_handshake(Clock::time_point deadline, StartHandler done) {
 
 // ---- requests -----------------------------------------------------------------------------
 
+std::uint32_t Session::submit(Command command, Bytes data, ReplyHandler done) {
+  std::uint32_t id = 0;
+  {
+    std::lock_guard lock(pending_mutex_);
+    if (!closed_) {
+      id = next_id_++;
+      pending_.emplace(id, Pending{command, std::move(done), nullptr});
+    }
+  }
+  if (id == 0) {
+    done(util::fail(Errc::disconnected, close_reason_));
+    return 0;
+  }
+  Packet packet;
+  packet.id = id;
+  packet.command_set = command_set_of(command);
+  packet.command = command_number_of(command);
+  packet.data = std::move(data);
+  send(std::move(packet));
+  return id;
+}
+
+std::optional<Session::ReplyHandler> Session::abandon(std::uint32_t id) {
+  std::lock_guard lock(pending_mutex_);
+  auto it = pending_.find(id);
+  if (it == pending_.end()) return std::nullopt;
+  auto handler = std::move(it->second.done);
+  // A timer of request() is cancelled by the strand when it fires or at shutdown.
+  pending_.erase(it);
+  return handler;
+}
+
 void Session::request(Command command, Bytes data, Clock::time_point deadline, ReplyHandler done) {
-  asio::post(strand_, [self = shared_from_this(), command, data = std::move(data), deadline, done = std::move(done)]() mutable {
-    if (self->closed_) return done(util::fail(Errc::disconnected, self->close_reason_));
-    const std::uint32_t id = self->next_id_++;
-    Pending p{command, std::move(done), std::make_unique<asio::steady_timer>(self->strand_, deadline)};
-    p.timer->async_wait(asio::bind_executor(self->strand_, [self, id](boost::system::error_code ec) {
-      if (ec) return;  // cancelled: answered or shut down
+  const std::uint32_t id = submit(command, std::move(data), std::move(done));
+  if (id == 0) return;
+  asio::post(strand_, [self = shared_from_this(), id, command, deadline] {
+    auto timer = std::make_unique<asio::steady_timer>(self->strand_, deadline);
+    auto* raw = timer.get();
+    {
+      std::lock_guard lock(self->pending_mutex_);
       auto it = self->pending_.find(id);
-      if (it == self->pending_.end()) return;
-      auto handler = std::move(it->second.done);
-      auto name = command_name(command_set_of(it->second.command), command_number_of(it->second.command));
-      self->pending_.erase(it);
-      handler(util::fail(Errc::timeout, std::string(name.value_or("request")) + " had no reply before its deadline"));
+      if (it == self->pending_.end()) return;  // answered already
+      it->second.timer = std::move(timer);
+    }
+    raw->async_wait(asio::bind_executor(self->strand_, [self, id, command](boost::system::error_code ec) {
+      if (ec) return;  // cancelled: answered or shut down
+      auto handler = self->abandon(id);
+      if (!handler) return;
+      auto name = command_name(command_set_of(command), command_number_of(command));
+      (*handler)(util::fail(Errc::timeout, std::string(name.value_or("request")) + " had no reply before its deadline"));
     }));
-    self->pending_.emplace(id, std::move(p));
-    Packet packet;
-    packet.id = id;
-    packet.command_set = command_set_of(command);
-    packet.command = command_number_of(command);
-    packet.data = std::move(data);
-    self->send(std::move(packet), nullptr);
   });
 }
 
 void Session::fire_and_forget(Command command) {
   // Only used for HoldEvents / ReleaseEvents: a reply is expected and discarded.
   Packet packet;
-  packet.id = next_id_++;
+  {
+    std::lock_guard lock(pending_mutex_);
+    packet.id = next_id_++;
+  }
   packet.command_set = command_set_of(command);
   packet.command = command_number_of(command);
-  send(std::move(packet), nullptr);
+  send(std::move(packet));
 }
 
-void Session::send(Packet packet, const char*) {
+void Session::send(Packet packet) {
   Bytes bytes = encode_packet(packet);
+  stats_.packets_out++;
+  std::lock_guard lock(out_mutex_);
+  if (closed_) return;  // the pending entry has been failed by shutdown()
   if (trace_) {
     auto name = command_name(packet.command_set, packet.command);
     trace(false, bytes, name.value_or(""));
   }
-  stats_.packets_out++;
+  if (!writing_ && outbox_.empty()) {
+    // Nothing queued: write from this thread. Non-blocking, so a full socket buffer only
+    // sends the rest through the strand.
+    std::size_t done = 0;
+    while (done < bytes.size()) {
+      const ssize_t n = ::send(socket_.native_handle(), bytes.data() + done, bytes.size() - done, MSG_NOSIGNAL | MSG_DONTWAIT);
+      if (n > 0) {
+        done += static_cast<std::size_t>(n);
+      } else if (n < 0 && errno == EINTR) {
+        continue;
+      } else {
+        break;  // EAGAIN, or an error the asynchronous write will report
+      }
+    }
+    if (done == bytes.size()) return;
+    bytes.erase(bytes.begin(), bytes.begin() + static_cast<std::ptrdiff_t>(done));
+  }
   outbox_.push_back(std::move(bytes));
-  if (!writing_) do_write();
+  if (!writing_) {
+    writing_ = true;
+    asio::post(strand_, [self = shared_from_this()] { self->do_write(); });
+  }
 }
 
 void Session::do_write() {
+  std::unique_lock lock(out_mutex_);
   if (outbox_.empty() || closed_) {
     writing_ = false;
     return;
   }
-  writing_ = true;
-  asio::async_write(socket_, asio::buffer(outbox_.front()),
+  const Bytes& front = outbox_.front();  // deque: stays put while others push_back
+  lock.unlock();
+  asio::async_write(socket_, asio::buffer(front),
                     asio::bind_executor(strand_, [self = shared_from_this()](boost::system::error_code ec, std::size_t) {
                       if (ec) {
-                        self->writing_ = false;
+                        {
+                          std::lock_guard guard(self->out_mutex_);
+                          self->writing_ = false;
+                        }
                         return self->shutdown("write failed: " + ec.message());
                       }
-                      self->outbox_.pop_front();
+                      {
+                        std::lock_guard guard(self->out_mutex_);
+                        self->outbox_.pop_front();
+                      }
                       self->do_write();
                     }));
 }
@@ -196,6 +267,7 @@ void Session::on_read(boost::system::error_code ec, std::size_t n) {
       const auto& p = framed->packet;
       std::string note = p.is_reply() ? (p.error ? "reply " + error_name(p.error) : "reply")
                                       : std::string(command_name(p.command_set, p.command).value_or("command"));
+      std::lock_guard lock(out_mutex_);
       trace(true, ByteView(inbox_).subspan(offset, framed->consumed), note);
     }
     offset += framed->consumed;
@@ -212,15 +284,19 @@ void Session::on_read(boost::system::error_code ec, std::size_t n) {
 void Session::on_packet(Packet packet) {
   stats_.packets_in++;
   if (packet.is_reply()) {
-    auto it = pending_.find(packet.id);
-    if (it == pending_.end()) {
-      stats_.late_replies++;  // timed out earlier, or a HoldEvents/ReleaseEvents reply
-      return;
+    Pending p;
+    {
+      std::lock_guard lock(pending_mutex_);
+      auto it = pending_.find(packet.id);
+      if (it == pending_.end()) {
+        stats_.late_replies++;  // abandoned earlier, or a HoldEvents/ReleaseEvents reply
+        return;
+      }
+      p = std::move(it->second);
+      pending_.erase(it);
     }
-    auto handler = std::move(it->second.done);
-    it->second.timer->cancel();
-    pending_.erase(it);
-    handler(std::move(packet));
+    if (p.timer) p.timer->cancel();
+    p.done(std::move(packet));
     return;
   }
   if (packet.command_set == command_set_of(Command::Event_Composite) &&
@@ -310,19 +386,24 @@ void Session::close(std::string reason) {
 
 void Session::shutdown(const std::string& reason) {
   if (closed_) return;
-  close_reason_ = "VM session ended: " + reason;
-  closed_ = true;
+  std::unordered_map<std::uint32_t, Pending> pending;
+  {
+    std::lock_guard out(out_mutex_);  // no direct send() on a closing socket
+    std::lock_guard lock(pending_mutex_);
+    close_reason_ = "VM session ended: " + reason;
+    closed_ = true;
+    boost::system::error_code ec;
+    socket_.shutdown(asio::ip::tcp::socket::shutdown_both, ec);
+    socket_.close(ec);
+    outbox_.clear();
+    pending = std::move(pending_);
+    pending_.clear();
+  }
   log()->debug("{}: {}", options_.name, close_reason_);
-  boost::system::error_code ec;
-  socket_.shutdown(asio::ip::tcp::socket::shutdown_both, ec);
-  socket_.close(ec);
-  auto pending = std::move(pending_);
-  pending_.clear();
   for (auto& [id, p] : pending) {
-    p.timer->cancel();
+    if (p.timer) p.timer->cancel();
     p.done(util::fail(Errc::disconnected, close_reason_));
   }
-  outbox_.clear();
   deliver_events();
 }
 
