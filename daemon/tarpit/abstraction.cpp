@@ -61,14 +61,26 @@ Abstraction abstract_screens(const Trace& trace, std::size_t begin, std::size_t 
   std::unordered_map<std::uint64_t, std::uint32_t> label_of_pair;
   std::unordered_map<std::string, std::uint32_t> label_of_string;
   std::vector<std::pair<std::uint32_t, std::uint32_t>> label_parts;  // label -> (id, class)
+  // Most lookups repeat: a direct-mapped cache in front of the map.
+  struct CacheSlot {
+    std::uint64_t pair = ~0ull;
+    std::uint32_t label = 0;
+  };
+  std::vector<CacheSlot> cache(4096);
   auto label = [&](std::uint32_t id, std::uint32_t cls) {
     std::uint64_t pair = (std::uint64_t(id) << 32) | cls;
+    auto& slot = cache[(pair * 0x9e3779b97f4a7c15ull) >> 52];
+    if (slot.pair == pair) return slot.label;
     auto it = label_of_pair.find(pair);
-    if (it != label_of_pair.end()) return it->second;
+    if (it != label_of_pair.end()) {
+      slot = CacheSlot{pair, it->second};
+      return it->second;
+    }
     std::string text = trace.pool.at(id) + "/" + trace.pool.at(cls);
     auto [sit, inserted] = label_of_string.try_emplace(std::move(text), std::uint32_t(label_parts.size()));
     if (inserted) label_parts.emplace_back(id, cls);
     label_of_pair.emplace(pair, sit->second);
+    slot = CacheSlot{pair, sit->second};
     return sit->second;
   };
 
@@ -78,7 +90,8 @@ Abstraction abstract_screens(const Trace& trace, std::size_t begin, std::size_t 
     return std::uint32_t(-1);
   }();
 
-  std::unordered_multimap<std::uint64_t, std::uint32_t> by_hash;
+  std::unordered_map<std::uint64_t, std::uint32_t> by_hash;  // hash -> first unique with it
+  std::vector<std::int32_t> next_same_hash;                   // per unique: the next, or -1
   std::vector<Token> tokens;
   for (std::size_t s = begin; s < end; ++s) {
     const Screen& screen = trace.screens[s];
@@ -110,18 +123,21 @@ Abstraction abstract_screens(const Trace& trace, std::size_t begin, std::size_t 
       h = mix(h, t);
       ++k;
     }
-    std::int32_t found = -1;
-    auto [lo, hi] = by_hash.equal_range(h);
-    for (auto it = lo; it != hi; ++it) {
-      const auto& u = out.uniques[it->second];
-      if (u.activity == screen.activity && u.tokens == tokens) {
-        found = static_cast<std::int32_t>(it->second);
-        break;
+    std::int32_t found = -1, last = -1;
+    if (auto it = by_hash.find(h); it != by_hash.end()) {
+      for (auto k = std::int32_t(it->second); k >= 0; last = k, k = next_same_hash[std::size_t(k)]) {
+        const auto& u = out.uniques[std::size_t(k)];
+        if (u.activity == screen.activity && u.tokens == tokens) {
+          found = k;
+          break;
+        }
       }
     }
     if (found < 0) {
       found = static_cast<std::int32_t>(out.uniques.size());
-      by_hash.emplace(h, std::uint32_t(found));
+      if (last >= 0) next_same_hash[std::size_t(last)] = found;
+      else by_hash.emplace(h, std::uint32_t(found));
+      next_same_hash.push_back(-1);
       out.uniques.push_back(UniqueScreen{screen.activity, tokens, {}, s});
     }
     out.screen_unique[s] = found;
