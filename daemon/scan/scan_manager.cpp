@@ -207,13 +207,20 @@ void ScanManager::run_scan(const std::shared_ptr<LiveScan>& scan) {
     events.append("verdict", body.dump());
   }
   if (auto r = store_.save_verdicts(scan->id, rows); !r) scan_error += "; saving verdicts: " + r.error().message;
+  store_.set_scan_progress(scan->id, int(tests.size()), scan->runs_planned);
   bool nothing_ran = tests.empty() || scan->runs_done == 0;
   set_state(nothing_ran && !scan_error.empty() ? "failed" : "completed", scan_error);
   log->info("scan {} finished: {} verdicts, {} runs", scan->id, verdicts.size(), scan->runs_done.load());
   events.close();
 }
 
-util::Result<store::ScanRecord> ScanManager::get(const std::string& id) { return store_.scan(id); }
+util::Result<store::ScanRecord> ScanManager::get(const std::string& id) {
+  auto record = store_.scan(id);
+  if (!record) return record;
+  std::lock_guard lock(mutex_);
+  if (auto it = live_.find(id); it != live_.end()) record->runs_planned = it->second->runs_planned;
+  return record;
+}
 
 util::Result<std::vector<store::ScanRecord>> ScanManager::list(int limit) { return store_.scans(limit); }
 

@@ -21,6 +21,7 @@ struct SpawnOptions {
   std::string working_dir;                // empty: inherit
   std::string stdout_path;                // empty: /dev/null
   std::string stderr_path;                // empty: same file as stdout
+  bool die_with_parent = true;            // false: the child may outlive the daemon or CLI
 };
 
 struct ExitStatus {
@@ -53,6 +54,9 @@ class Child {
 
   // SIGKILL to the whole process group. Safe to call more than once.
   void kill_group();
+
+  // Forgets the child without killing it (it keeps running on its own).
+  void release() { reaped_ = true; }
 
  private:
   explicit Child(pid_t pid) : pid_(pid) {}

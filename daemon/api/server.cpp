@@ -1,0 +1,182 @@
+#include "api/server.hpp"
+
+#include <chrono>
+
+#include <boost/asio/as_tuple.hpp>
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/detached.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/asio/use_awaitable.hpp>
+#include <boost/asio/write.hpp>
+#include <boost/beast/core.hpp>
+#include <boost/beast/http.hpp>
+
+#include "api/problem.hpp"
+#include "util/log.hpp"
+
+namespace flakescan::api {
+
+namespace net = boost::asio;
+namespace beast = boost::beast;
+namespace http = beast::http;
+using net::awaitable;
+using net::ip::tcp;
+using namespace std::chrono_literals;
+
+namespace {
+
+constexpr auto use_tuple = net::as_tuple(net::use_awaitable);
+
+http::response<http::string_body> to_beast(const Response& r, unsigned version, bool keep_alive) {
+  http::response<http::string_body> out{static_cast<http::status>(r.status), version};
+  out.set(http::field::server, "flakescand/" FLAKESCAN_VERSION);
+  out.set(http::field::content_type, r.content_type);
+  for (const auto& [k, v] : r.headers) out.set(k, v);
+  out.keep_alive(keep_alive);
+  out.body() = r.body;
+  out.prepare_payload();
+  return out;
+}
+
+std::string sse_frame(const scan::ScanEvent& e) {
+  return "id: " + std::to_string(e.seq) + "\nevent: " + e.type + "\ndata: " + e.data + "\n\n";
+}
+
+awaitable<void> stream_events(beast::tcp_stream& stream, const Response& r, unsigned version) {
+  http::response<http::empty_body> head{http::status::ok, version};
+  head.set(http::field::server, "flakescand/" FLAKESCAN_VERSION);
+  head.set(http::field::content_type, "text/event-stream");
+  head.set(http::field::cache_control, "no-cache");
+  head.keep_alive(false);
+  http::response_serializer<http::empty_body> serializer{head};
+  stream.expires_never();
+  auto [ec, written] = co_await http::async_write_header(stream, serializer, use_tuple);
+  if (ec) co_return;
+  net::steady_timer timer(co_await net::this_coro::executor);
+  std::uint64_t after = r.stream_after;
+  auto last_write = std::chrono::steady_clock::now();
+  for (;;) {
+    auto events = r.stream->since(after);
+    bool closed = events.empty() && r.stream->closed();
+    std::string text;
+    for (const auto& e : events) {
+      text += sse_frame(e);
+      after = e.seq;
+    }
+    if (text.empty() && std::chrono::steady_clock::now() - last_write > 15s) text = ": keep-alive\n\n";
+    if (!text.empty()) {
+      auto [wec, n] = co_await net::async_write(stream.socket(), net::buffer(text), use_tuple);
+      if (wec) co_return;
+      last_write = std::chrono::steady_clock::now();
+    }
+    if (closed) break;
+    if (events.empty()) {
+      timer.expires_after(100ms);
+      co_await timer.async_wait(use_tuple);
+    }
+  }
+  beast::error_code ignored;
+  stream.socket().shutdown(tcp::socket::shutdown_send, ignored);
+}
+
+// Runs the router on whatever executor awaits this (the worker pool).
+awaitable<Response> route_on_worker(const Router& router, Request request) { co_return router.route(request); }
+
+}  // namespace
+
+Server::Server(net::io_context& io, const Router& router, ServerConfig config)
+    : io_(io), router_(router), config_(std::move(config)), workers_(std::max(1, config_.worker_threads)), acceptor_(io) {}
+
+Server::~Server() { join_workers(); }
+
+void Server::join_workers() { workers_.join(); }
+
+void Server::stop_accepting() {
+  beast::error_code ec;
+  acceptor_.close(ec);
+}
+
+util::Result<unsigned short> Server::start() {
+  beast::error_code ec;
+  auto address = net::ip::make_address(config_.host, ec);
+  if (ec) return util::fail(util::Errc::invalid_argument, "not an IP address: " + config_.host);
+  if (!address.is_loopback() && config_.token.empty())
+    return util::fail(util::Errc::invalid_argument,
+                      "listening on " + config_.host + " (not loopback) needs a bearer token (--token or FLAKESCAN_TOKEN)");
+  tcp::endpoint endpoint{address, config_.port};
+  acceptor_.open(endpoint.protocol(), ec);
+  if (!ec) acceptor_.set_option(net::socket_base::reuse_address(true), ec);
+  if (!ec) acceptor_.bind(endpoint, ec);
+  if (!ec) acceptor_.listen(net::socket_base::max_listen_connections, ec);
+  if (ec) return util::fail(util::Errc::io, "cannot listen on " + config_.host + ":" + std::to_string(config_.port) + ": " + ec.message());
+  unsigned short port = acceptor_.local_endpoint().port();
+
+  net::co_spawn(io_, accept_loop(), net::detached);
+  return port;
+}
+
+
+awaitable<void> Server::accept_loop() {
+  for (;;) {
+    auto [ec, socket] = co_await acceptor_.async_accept(use_tuple);
+    if (ec) {
+      if (!acceptor_.is_open()) co_return;
+      util::logger("api")->warn("accept failed: {}", ec.message());
+      continue;
+    }
+    net::co_spawn(io_, session(std::move(socket)), net::detached);
+  }
+}
+
+awaitable<void> Server::session(tcp::socket socket) {
+  beast::tcp_stream stream(std::move(socket));
+  beast::flat_buffer buffer;
+  for (;;) {
+    http::request_parser<http::string_body> parser;
+    parser.header_limit(16 * 1024);
+    stream.expires_after(std::chrono::seconds(config_.read_timeout_seconds));
+    auto [hec, hn] = co_await http::async_read_header(stream, buffer, parser, use_tuple);
+    if (hec) co_return;  // closed, timed out, or garbage before a header: nothing to answer
+    const auto& header = parser.get();
+    std::string method(header.method_string());
+    std::string target(header.target());
+    parser.body_limit(router_.body_limit(method, target));
+    auto [bec, bn] = co_await http::async_read(stream, buffer, parser, use_tuple);
+    Response response;
+    bool keep_alive = header.keep_alive();
+    const unsigned version = header.version();  // `header` is moved out by release() below
+    if (bec == http::error::body_limit) {
+      response = error_response({util::Errc::too_large, "the request body is over the limit of " +
+                                                            std::to_string(router_.body_limit(method, target)) + " bytes"}, target);
+      keep_alive = false;
+    } else if (bec) {
+      co_return;
+    } else {
+      auto req = parser.release();
+      std::string auth(req[http::field::authorization]);
+      if (!config_.token.empty() && auth != "Bearer " + config_.token) {
+        response = error_response({util::Errc::invalid_argument, "a valid bearer token is required"}, target);
+        response.status = 401;
+      } else {
+        Request request{method, target, std::move(req.body()), std::string(req[http::field::content_type]),
+                        std::string(req["Last-Event-ID"])};
+        // Handlers may block: run them on the worker pool, resume here afterwards.
+        response = co_await net::co_spawn(workers_, route_on_worker(router_, std::move(request)), net::use_awaitable);
+      }
+    }
+    if (response.stream) {
+      co_await stream_events(stream, response, version);
+      co_return;
+    }
+    auto out = to_beast(response, version, keep_alive);
+    stream.expires_after(std::chrono::seconds(config_.read_timeout_seconds));
+    auto [wec, wn] = co_await http::async_write(stream, out, use_tuple);
+    if (wec || !keep_alive) {
+      beast::error_code ignored;
+      stream.socket().shutdown(tcp::socket::shutdown_send, ignored);
+      co_return;
+    }
+  }
+}
+
+}  // namespace flakescan::api

@@ -1,0 +1,94 @@
+#include "app/daemon_connection.hpp"
+
+#include <chrono>
+#include <csignal>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <thread>
+#include <unistd.h>
+
+#include "app/paths.hpp"
+
+namespace flakescan::app {
+
+namespace fs = std::filesystem;
+using namespace std::chrono_literals;
+
+namespace {
+
+bool answers(HttpClient& client) {
+  auto r = client.request("GET", "/v1/health", {}, 3s);
+  return r && r->status == 200;
+}
+
+std::string token_from_env() {
+  const char* t = std::getenv("FLAKESCAN_TOKEN");
+  return t ? t : "";
+}
+
+}  // namespace
+
+util::Result<std::unique_ptr<DaemonConnection>> DaemonConnection::open(const std::string& explicit_url, bool keep_daemon,
+                                                                       bool quiet) {
+  std::string url_text = explicit_url;
+  if (url_text.empty())
+    if (const char* env = std::getenv("FLAKESCAN_DAEMON"); env && *env) url_text = env;
+  bool named = !url_text.empty();
+  auto url = Url::parse(named ? url_text : default_daemon_url);
+  if (!url) return std::unexpected(url.error());
+  HttpClient client(*url, token_from_env());
+  if (answers(client)) return std::unique_ptr<DaemonConnection>(new DaemonConnection(client));
+  if (named) return util::fail(util::Errc::disconnected, "no flakescan daemon answers at " + url->str());
+
+  auto daemon = find_sibling("flakescand");
+  if (!daemon) return util::fail(util::Errc::not_found, "no daemon answers at " + url->str() + " and flakescand was not found beside flakescan");
+  fs::path dir = fs::temp_directory_path() / ("flakescan-cli-" + std::to_string(getpid()));
+  fs::create_directories(dir);
+  fs::path port_file = dir / "port";
+  fs::path log_file = dir / "flakescand.log";
+  // The default port if it is free, so that later commands find this daemon; any port if not.
+  std::string listen = "127.0.0.1:" + url->port;
+  for (int attempt = 0; attempt < 2; ++attempt) {
+    fs::remove(port_file);
+    auto child = util::Child::spawn({.argv = {daemon->string(), "--listen", listen, "--port-file", port_file.string()},
+                                     .stdout_path = log_file.string(),
+                                     .die_with_parent = !keep_daemon});
+    if (!child) return std::unexpected(child.error());
+    auto until = std::chrono::steady_clock::now() + 20s;
+    while (std::chrono::steady_clock::now() < until && !fs::exists(port_file)) {
+      std::this_thread::sleep_for(20ms);
+      if (::kill(child->pid(), 0) != 0) break;
+    }
+    std::string port;
+    if (fs::exists(port_file)) std::ifstream(port_file) >> port;
+    if (!port.empty()) {
+      Url started = *url;
+      started.host = "127.0.0.1";
+      started.port = port;
+      std::unique_ptr<DaemonConnection> conn(new DaemonConnection(HttpClient(started, token_from_env())));
+      conn->child_ = std::move(*child);
+      conn->keep_ = keep_daemon;
+      if (!quiet) std::fprintf(stderr, "flakescan: started flakescand on %s (log %s)\n", started.str().c_str(), log_file.c_str());
+      return conn;
+    }
+    listen = "127.0.0.1:0";  // the default port was taken by something that is not a daemon
+  }
+  std::ifstream log(log_file);
+  std::string text((std::istreambuf_iterator<char>(log)), std::istreambuf_iterator<char>());
+  return util::fail(util::Errc::process, "flakescand did not start; its output:\n" + text);
+}
+
+DaemonConnection::~DaemonConnection() {
+  if (!child_) return;
+  if (keep_) {
+    std::fprintf(stderr, "flakescan: leaving flakescand running at %s\n", client_.url().str().c_str());
+    child_->release();
+    return;
+  }
+  ::kill(child_->pid(), SIGTERM);
+  auto status = child_->wait(std::chrono::steady_clock::now() + 15s);
+  (void)status;
+}
+
+}  // namespace flakescan::app

@@ -1,0 +1,40 @@
+#include "app/paths.hpp"
+
+#include <cstdlib>
+
+namespace flakescan::app {
+
+namespace fs = std::filesystem;
+
+fs::path executable_dir() {
+  std::error_code ec;
+  auto exe = fs::read_symlink("/proc/self/exe", ec);
+  return ec ? fs::current_path() : exe.parent_path();
+}
+
+std::optional<fs::path> find_runner_jar() {
+  if (const char* env = std::getenv("FLAKESCAN_RUNNER_JAR")) return fs::path(env);
+  fs::path dir = executable_dir();
+  for (const fs::path& candidate : {dir / "../lib/flakescan/flakescan-runner.jar", dir / "../../lib/flakescan-runner.jar",
+                                    dir / "../lib/flakescan-runner.jar"}) {
+    std::error_code ec;
+    if (fs::exists(candidate, ec)) return fs::weakly_canonical(candidate, ec);
+  }
+  return std::nullopt;
+}
+
+std::optional<fs::path> find_sibling(const char* name) {
+  fs::path candidate = executable_dir() / name;
+  std::error_code ec;
+  if (fs::exists(candidate, ec)) return candidate;
+  return std::nullopt;
+}
+
+fs::path default_data_dir() {
+  if (const char* env = std::getenv("FLAKESCAN_HOME")) return env;
+  if (const char* xdg = std::getenv("XDG_DATA_HOME"); xdg && *xdg) return fs::path(xdg) / "flakescan";
+  if (const char* home = std::getenv("HOME")) return fs::path(home) / ".local/share/flakescan";
+  return fs::temp_directory_path() / "flakescan";
+}
+
+}  // namespace flakescan::app

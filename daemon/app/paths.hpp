@@ -1,0 +1,16 @@
+#pragma once
+// Where the executables find their companions: the runner jar, the other executable, the
+// data folder. Both the build tree (build/daemon/app/, build/lib/) and an installed tree
+// (bin/, lib/flakescan/) are searched.
+#include <filesystem>
+#include <optional>
+
+namespace flakescan::app {
+
+std::filesystem::path executable_dir();
+std::optional<std::filesystem::path> find_runner_jar();
+std::optional<std::filesystem::path> find_sibling(const char* name);
+// $FLAKESCAN_HOME, else $XDG_DATA_HOME/flakescan, else ~/.local/share/flakescan.
+std::filesystem::path default_data_dir();
+
+}  // namespace flakescan::app

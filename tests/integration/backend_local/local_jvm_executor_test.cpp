@@ -1,0 +1,115 @@
+// The local-JVM backend against real JVMs: ordered runs, JUnit 4 and 5, and every way a
+// test can take the JVM down (hang, System.exit, halt, failing static initialiser).
+#include <catch2/catch.hpp>
+
+#include "backend/local_jvm/local_jvm_executor.hpp"
+#include "support/daemon/daemon_process.hpp"
+
+using namespace flakescan;
+using core::Outcome;
+
+namespace {
+
+backend::LocalJvmExecutor executor(const std::string& name, std::vector<std::string> classpath) {
+  backend::LocalJvmConfig c;
+  c.runner_jar = testing::build_path("lib/flakescan-runner.jar");
+  c.platform_jars = backend::default_platform_jars("/usr/share/java");
+  c.classpath = std::move(classpath);
+  c.work_dir = testing::fresh_dir(name);
+  return backend::LocalJvmExecutor(c);
+}
+
+std::vector<std::string> infra_cp() { return {testing::build_path("tests/fixtures/jvm-infra.jar").string()}; }
+
+core::RunReport run(backend::LocalJvmExecutor& ex, std::vector<std::string> tests, int timeout_ms = 60000) {
+  core::CancelFlag cancel{false};
+  core::RunSpec spec{.tests = std::move(tests), .technique = "test"};
+  spec.timeout_ms = timeout_ms;
+  auto r = ex.run(spec, cancel);
+  REQUIRE(r);
+  return *r;
+}
+
+}  // namespace
+
+TEST_CASE("tests run in exactly the given order in one JVM, repeats included", "[integration][local_jvm]") {
+  auto ex = executor("order", {testing::jvm_basic_classpath()});
+  auto report = run(ex, {"demo.basic.RegistryPolluterTest#registersDefaultCurrency", "demo.basic.RegistryVictimTest#startsWithEmptyRegistry",
+                         "demo.basic.CounterTest#countsFirstVisit", "demo.basic.CounterTest#countsFirstVisit",
+                         "demo.basic.StringsTest#ignored", "demo.basic.MathTest#nope"});
+  REQUIRE(report.results.size() == 6);
+  CHECK(report.results[0].outcome == Outcome::pass);
+  CHECK(report.results[1].outcome == Outcome::fail);  // the victim, after its polluter
+  CHECK(report.results[1].message == "expected:<0> but was:<1>");
+  CHECK(report.results[1].signature == "java.lang.AssertionError at demo.basic.RegistryVictimTest.startsWithEmptyRegistry:11");
+  CHECK(report.results[2].outcome == Outcome::pass);  // JUnit 5, first visit
+  CHECK(report.results[3].outcome == Outcome::fail);  // second visit in the same JVM
+  CHECK(report.results[3].exception_type == "org.opentest4j.AssertionFailedError");
+  CHECK(report.results[4].outcome == Outcome::skipped);
+  CHECK(report.results[5].outcome == Outcome::not_found);
+  CHECK(report.infra_reason.empty());
+  CHECK(report.exit_code == 0);
+}
+
+TEST_CASE("discovery expands classes and reports what does not exist", "[integration][local_jvm]") {
+  auto ex = executor("discover", {testing::jvm_basic_classpath()});
+  core::CancelFlag cancel{false};
+  auto d = ex.discover({core::TestId::parse("demo.basic.ConfigTest").value(), core::TestId::parse("demo.basic.Nope").value(),
+                        core::TestId::parse("demo.basic.MathTest#adds").value()},
+                       cancel);
+  REQUIRE(d);
+  CHECK(d->tests == std::vector<std::string>{"demo.basic.ConfigTest#loadsConfig", "demo.basic.ConfigTest#readsLoadedConfig",
+                                             "demo.basic.MathTest#adds"});
+  REQUIRE(d->missing.size() == 1);
+  CHECK(d->missing[0].second == "class not found on the classpath: demo.basic.Nope");
+}
+
+TEST_CASE("System.exit and halt are infrastructure failures, not test failures", "[integration][local_jvm]") {
+  auto ex = executor("exit", infra_cp());
+  auto exited = run(ex, {"fixture.infra.InfraTest#passes", "fixture.infra.InfraTest#exitsTheJvm", "fixture.infra.InfraTest#passes"});
+  CHECK(exited.results[0].outcome == Outcome::pass);
+  CHECK(exited.results[1].outcome == Outcome::infra);
+  CHECK(exited.results[1].message == "test did not finish: the JVM exited with status 3 while it ran");
+  CHECK(exited.results[2].outcome == Outcome::infra);
+  CHECK(exited.exit_code == 3);
+  CHECK_FALSE(exited.infra_reason.empty());
+
+  auto halted = run(ex, {"fixture.infra.InfraTest#haltsTheJvm"});
+  CHECK(halted.results[0].outcome == Outcome::infra);
+  CHECK(halted.exit_code == 137);
+}
+
+TEST_CASE("a hanging test is killed at the deadline with its JVM", "[integration][local_jvm]") {
+  auto ex = executor("hang", infra_cp());
+  auto report = run(ex, {"fixture.infra.InfraTest#passes", "fixture.infra.InfraTest#hangs"}, 4000);
+  CHECK(report.timed_out);
+  CHECK(report.results[0].outcome == Outcome::pass);
+  CHECK(report.results[1].outcome == Outcome::infra);
+  CHECK(report.results[1].message == "test did not finish: the JVM was killed at the 4 s deadline while it ran");
+}
+
+TEST_CASE("threads left behind do not keep the JVM alive; broken initialisers are errors", "[integration][local_jvm]") {
+  auto ex = executor("leftovers", infra_cp());
+  auto report = run(ex, {"fixture.infra.InfraTest#leavesAThreadBehind", "fixture.infra.BrokenInitTest#usesValue",
+                         "fixture.infra.BrokenInitTest#usesValue"});
+  CHECK_FALSE(report.timed_out);
+  CHECK(report.results[0].outcome == Outcome::pass);
+  CHECK(report.results[1].outcome == Outcome::error);
+  CHECK(report.results[1].exception_type == "java.lang.ExceptionInInitializerError");
+  CHECK(report.results[2].outcome == Outcome::error);  // NoClassDefFoundError the second time
+  CHECK(report.results[2].exception_type == "java.lang.NoClassDefFoundError");
+}
+
+TEST_CASE("a cancelled run kills its JVM at once", "[integration][local_jvm]") {
+  auto ex = executor("cancel", infra_cp());
+  core::CancelFlag cancel{false};
+  core::RunSpec spec{.tests = {"fixture.infra.InfraTest#hangs"}};
+  std::thread canceller([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(500));
+    cancel = true;
+  });
+  auto r = ex.run(spec, cancel);
+  canceller.join();
+  REQUIRE_FALSE(r);
+  CHECK(r.error().code == util::Errc::cancelled);
+}

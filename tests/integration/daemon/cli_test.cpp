@@ -1,0 +1,95 @@
+// `flakescan scan` and `flakescan replay` as a user runs them: exit codes, the summary, the
+// verdict file, and a daemon started by the CLI when none answers.
+#include <catch2/catch.hpp>
+
+#include <fstream>
+
+#include "support/daemon/daemon_process.hpp"
+
+using namespace flakescan;
+using nlohmann::json;
+
+namespace {
+
+struct CliResult {
+  int code = -1;
+  std::string out;
+  std::string err;
+};
+
+CliResult cli(const std::vector<std::string>& args, const std::vector<std::string>& env = {}) {
+  auto dir = testing::fresh_dir("cli-out");
+  std::vector<std::string> argv{testing::build_path("daemon/app/flakescan").string()};
+  argv.insert(argv.end(), args.begin(), args.end());
+  auto child = util::Child::spawn({.argv = argv, .extra_env = env, .working_dir = dir.string(),
+                                   .stdout_path = (dir / "out").string(), .stderr_path = (dir / "err").string()});
+  REQUIRE(child);
+  auto status = child->wait(std::chrono::steady_clock::now() + std::chrono::seconds(300));
+  REQUIRE(status);
+  CliResult r;
+  r.code = status->exited ? status->code : -1;
+  std::ifstream o(dir / "out"), e(dir / "err");
+  r.out.assign(std::istreambuf_iterator<char>(o), {});
+  r.err.assign(std::istreambuf_iterator<char>(e), {});
+  return r;
+}
+
+}  // namespace
+
+TEST_CASE("the CLI scans through a running daemon and writes the verdict file", "[integration][cli]") {
+  testing::DaemonProcess daemon(testing::fresh_dir("cli"));
+  auto out_file = testing::fresh_dir("cli-verdicts") / "v.json";
+  auto r = cli({"scan", "--daemon", daemon.url(), "--classpath", testing::jvm_basic_classpath(), "--tests",
+                "demo.basic.MathTest,demo.basic.ConfigTest#readsLoadedConfig", "--runs", "3", "--out", out_file.string()});
+  INFO(r.err);
+  CHECK(r.code == 0);
+  CHECK_THAT(r.out, Catch::Contains("not_flaky") && Catch::Contains("demo.basic.MathTest#adds"));
+  CHECK_THAT(r.out, Catch::Contains("3 tests: 0 flaky, 3 not flaky, 0 could not run"));
+  std::ifstream in(out_file);
+  json file = json::parse(in);
+  CHECK(file["verdicts"].size() == 3);
+  std::string scan = file["scan"]["id"];
+
+  auto replay = cli({"replay", "--daemon", daemon.url(), "--verdicts", out_file.string(), "--test",
+                     "demo.basic.ConfigTest#readsLoadedConfig", "--runs", "1"});
+  INFO(replay.err);
+  CHECK(replay.code == 0);
+  CHECK_THAT(replay.out, Catch::Contains("reproduced: the failure came back in 1 of 1 runs"));
+  auto nothing = cli({"replay", "--daemon", daemon.url(), "--scan", scan, "--test", "demo.basic.MathTest#adds"});
+  CHECK(nothing.code == 1);
+  CHECK_THAT(nothing.err, Catch::Contains("no failing run to replay"));
+}
+
+TEST_CASE("the CLI says clearly when it cannot run", "[integration][cli]") {
+  auto usage = cli({"scan", "--classpath", "x"});
+  CHECK(usage.code == 2);
+  CHECK_THAT(usage.err, Catch::Contains("--tests is required"));
+  CHECK(cli({"frobnicate"}).code == 2);
+  CHECK(cli({"scan", "--tests", "a.B", "--classpath", "x", "--bogus"}).code == 2);
+
+  auto no_daemon = cli({"scan", "--daemon", "http://127.0.0.1:1", "--classpath", "x", "--tests", "a.B"});
+  CHECK(no_daemon.code == 1);
+  CHECK_THAT(no_daemon.err, Catch::Contains("no flakescan daemon answers at http://127.0.0.1:1"));
+
+  testing::DaemonProcess daemon(testing::fresh_dir("cli-bad"));
+  auto bad_cp = cli({"scan", "--daemon", daemon.url(), "--classpath", "/nonexistent/app.jar", "--tests", "a.B"});
+  CHECK(bad_cp.code == 1);
+  CHECK_THAT(bad_cp.err, Catch::Contains("do not exist: /nonexistent/app.jar"));
+
+  // A classpath that exists but holds no tests: the scan runs and every id could not run.
+  auto empty = cli({"scan", "--daemon", daemon.url(), "--classpath", "/usr/share/java/junit4.jar", "--tests", "demo.Nothing"});
+  CHECK(empty.code == 0);
+  CHECK_THAT(empty.out, Catch::Contains("could_not_run") && Catch::Contains("class not found on the classpath"));
+}
+
+TEST_CASE("without a daemon the CLI starts one itself and stops it afterwards", "[integration][cli]") {
+  auto home = testing::fresh_dir("cli-home");
+  // A port nobody uses, so this test never meets a daemon of the machine's.
+  auto r = cli({"scan", "--classpath", testing::jvm_basic_classpath(), "--tests", "demo.basic.MathTest#adds", "--runs", "2"},
+               {"FLAKESCAN_HOME=" + home.string(), "FLAKESCAN_DAEMON="});
+  INFO(r.err);
+  CHECK(r.code == 0);
+  CHECK_THAT(r.err, Catch::Contains("started flakescand"));
+  CHECK_THAT(r.out, Catch::Contains("1 tests: 0 flaky, 1 not flaky"));
+  CHECK(std::filesystem::exists(home / "flakescan.db"));
+}

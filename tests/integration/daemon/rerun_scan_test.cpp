@@ -1,0 +1,118 @@
+// The vertical slice end to end: the daemon, over real HTTP, scans the jvm-basic example with
+// real JVMs and calls the async-wait test flaky with a passing and a failing run as evidence.
+#include <catch2/catch.hpp>
+
+#include <map>
+
+#include "support/daemon/daemon_process.hpp"
+
+using namespace flakescan;
+using nlohmann::json;
+
+namespace {
+
+std::map<std::string, json> by_test(const json& file) {
+  std::map<std::string, json> out;
+  for (const auto& v : file["verdicts"]) out[v["test"]] = v;
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("rerun finds the async-wait test flaky and leaves stable tests alone", "[integration][rerun]") {
+  testing::DaemonProcess daemon(testing::fresh_dir("rerun"));
+  json body{{"classpath", testing::jvm_basic_classpath()},
+            {"tests", json::array({"demo.basic.AsyncPriceTest", "demo.basic.MathTest", "demo.basic.StringsTest",
+                                   "demo.basic.ConfigTest#readsLoadedConfig", "demo.basic.Missing"})},
+            {"runs", 12}};
+  auto status = daemon.run_scan(body);
+  REQUIRE(status["state"] == "completed");
+  std::string id = status["id"];
+  CHECK(status["progress"]["runs_done"] == 12 * 7);
+  CHECK(status["progress"]["tests"] == 7);
+
+  auto file = daemon.get_json("/v1/scans/" + id + "/verdicts");
+  CHECK(file["schema_version"] == 1);
+  auto v = by_test(file);
+  REQUIRE(v.size() == 8);
+
+  const auto& async = v["demo.basic.AsyncPriceTest#showsPriceAfterRefresh"];
+  INFO(async.dump(2));
+  CHECK(async["verdict"] == "flaky");
+  CHECK(async["category"] == "unknown");
+  CHECK(async["evidence"]["passing_run"]["outcome"] == "pass");
+  CHECK(async["evidence"]["failing_run"]["outcome"] == "fail");
+  CHECK(async["evidence"]["failing_run"]["message"] == "expected:<42> but was:<null>");
+  CHECK(async["evidence"]["failures"][0]["signature"] ==
+        "java.lang.AssertionError at demo.basic.AsyncPriceTest.showsPriceAfterRefresh:16");
+  CHECK(async["runs"]["passed"].get<int>() + async["runs"]["failed"].get<int>() == 12);
+
+  for (const char* stable : {"demo.basic.AsyncPriceTest#showsPriceAfterRefreshCompletes", "demo.basic.MathTest#adds",
+                             "demo.basic.MathTest#dividesByZeroThrows", "demo.basic.StringsTest#joins"}) {
+    INFO(stable);
+    CHECK(v[stable]["verdict"] == "not_flaky");
+    CHECK(v[stable]["runs"]["passed"] == 12);
+  }
+  // Alone, the brittle test always fails: consistently failing is not flaky.
+  CHECK(v["demo.basic.ConfigTest#readsLoadedConfig"]["verdict"] == "not_flaky");
+  CHECK(v["demo.basic.ConfigTest#readsLoadedConfig"]["runs"]["failed"] == 12);
+  CHECK(v["demo.basic.StringsTest#ignored"]["verdict"] == "could_not_run");
+  CHECK_THAT(v["demo.basic.StringsTest#ignored"]["evidence"]["reason"].get<std::string>(), Catch::Contains("skipped"));
+  CHECK(v["demo.basic.Missing"]["verdict"] == "could_not_run");
+
+  // Replaying the brittle test's failing run brings the failure back, and is recorded.
+  auto replay = daemon.client().request("POST", "/v1/scans/" + id + "/replays",
+                                        json{{"test", "demo.basic.ConfigTest#readsLoadedConfig"}, {"runs", 2}}.dump());
+  REQUIRE(replay);
+  REQUIRE(replay->status == 201);
+  auto result = json::parse(replay->body);
+  CHECK(result["reproduced"] == true);
+  CHECK(result["failed"] == 2);
+  CHECK(daemon.get_json("/v1/scans/" + id)["progress"]["runs_done"] == 12 * 7 + 2);
+
+  // The event stream of a finished scan replays its verdicts and ends.
+  std::vector<std::string> types;
+  auto streamed = daemon.client().events("/v1/scans/" + id + "/events", [&](const std::string& type, const std::string&) {
+    types.push_back(type);
+    return true;
+  });
+  REQUIRE(streamed);
+  CHECK(std::count(types.begin(), types.end(), "verdict") == 8);
+  CHECK(types.back() == "state");
+}
+
+TEST_CASE("a running scan streams its runs as server-sent events and can be cancelled", "[integration][rerun]") {
+  testing::DaemonProcess daemon(testing::fresh_dir("events"));
+  json body{{"classpath", testing::build_path("tests/fixtures/jvm-infra.jar").string() + ":/usr/share/java/junit4.jar"},
+            {"tests", "fixture.infra.InfraTest#passes,fixture.infra.InfraTest#hangs"},
+            {"runs", 50},
+            {"parallelism", 2}};
+  auto submitted = daemon.client().request("POST", "/v1/scans", body.dump());
+  REQUIRE(submitted);
+  REQUIRE(submitted->status == 202);
+  std::string id = json::parse(submitted->body)["id"];
+  CHECK(submitted->location == "/v1/scans/" + id);
+  // Verdicts are not there while it runs.
+  CHECK(daemon.client().request("GET", "/v1/scans/" + id + "/verdicts").value().status == 409);
+
+  int finished_runs = 0;
+  std::string last_state;
+  auto streamed = daemon.client().events("/v1/scans/" + id + "/events", [&](const std::string& type, const std::string& data) {
+    auto e = json::parse(data);
+    if (type == "run_finished" && ++finished_runs == 1) {
+      // Cancel once a run is in, while JVMs hang: they must die, and the stream must end.
+      auto r = daemon.client().request("DELETE", "/v1/scans/" + id);
+      CHECK(r.value().status == 202);
+    }
+    if (type == "state") last_state = e["state"];
+    return true;
+  });
+  REQUIRE(streamed);
+  CHECK(finished_runs >= 1);
+  CHECK(last_state == "cancelled");
+  CHECK(daemon.get_json("/v1/scans/" + id)["state"] == "cancelled");
+  // No JVM of that scan is left.
+  auto jvms = util::run_capture({"sh", "-c", "pgrep -f '[j]ava.*flakescan-test-events' | wc -l"}, std::chrono::seconds(5));
+  REQUIRE(jvms);
+  CHECK(std::stoi(*jvms) == 0);
+}

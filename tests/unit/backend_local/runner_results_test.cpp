@@ -1,0 +1,77 @@
+#include <catch2/catch.hpp>
+
+#include "backend/local_jvm/runner_results.hpp"
+
+using namespace flakescan;
+using backend::assemble_report;
+using backend::parse_discover_stream;
+using backend::parse_run_stream;
+
+namespace {
+const std::vector<std::string> tests{"p.A#one", "p.A#two", "p.B#three"};
+}
+
+TEST_CASE("a complete results stream gives one result per test", "[backend][runner]") {
+  std::string text =
+      "{\"event\":\"started\",\"index\":0,\"test\":\"p.A#one\"}\n"
+      "{\"event\":\"finished\",\"index\":0,\"test\":\"p.A#one\",\"outcome\":\"pass\",\"duration_ms\":3.5}\n"
+      "{\"event\":\"started\",\"index\":1,\"test\":\"p.A#two\"}\n"
+      "{\"event\":\"finished\",\"index\":1,\"test\":\"p.A#two\",\"outcome\":\"fail\",\"message\":\"boom\","
+      "\"exception\":\"java.lang.AssertionError\",\"stack\":\"java.lang.AssertionError: boom\\n\\tat p.A.two(A.java:7)\\n\"}\n"
+      "{\"event\":\"finished\",\"index\":2,\"test\":\"p.B#three\",\"outcome\":\"not_found\",\"message\":\"no test\"}\n"
+      "{\"event\":\"done\"}\n";
+  auto stream = parse_run_stream(text, tests.size());
+  REQUIRE(stream);
+  CHECK(stream->done);
+  core::RunReport report;
+  assemble_report(*stream, tests, "exited with status 0", report);
+  REQUIRE(report.results.size() == 3);
+  CHECK(report.results[0].outcome == core::Outcome::pass);
+  CHECK(report.results[0].duration_ms == Approx(3.5));
+  CHECK(report.results[1].outcome == core::Outcome::fail);
+  CHECK(report.results[1].signature == "java.lang.AssertionError at p.A.two:7");
+  CHECK(report.results[2].outcome == core::Outcome::not_found);
+  CHECK(report.infra_reason.empty());
+}
+
+TEST_CASE("a JVM that died mid-test leaves infra outcomes, not failures", "[backend][runner]") {
+  // The last line is torn: the JVM died while writing it.
+  std::string text =
+      "{\"event\":\"started\",\"index\":0,\"test\":\"p.A#one\"}\n"
+      "{\"event\":\"finished\",\"index\":0,\"test\":\"p.A#one\",\"outcome\":\"pass\"}\n"
+      "{\"event\":\"started\",\"index\":1,\"test\":\"p.A#two\"}\n"
+      "{\"event\":\"finis";
+  auto stream = parse_run_stream(text, tests.size());
+  REQUIRE(stream);
+  CHECK_FALSE(stream->done);
+  REQUIRE(stream->started_unfinished == 1u);
+  core::RunReport report;
+  assemble_report(*stream, tests, "exited with status 3", report);
+  CHECK(report.results[0].outcome == core::Outcome::pass);
+  CHECK(report.results[1].outcome == core::Outcome::infra);
+  CHECK(report.results[1].message == "test did not finish: the JVM exited with status 3 while it ran");
+  CHECK(report.results[2].outcome == core::Outcome::infra);
+  CHECK(report.results[2].message.find("never started") != std::string::npos);
+  CHECK_FALSE(report.infra_reason.empty());
+}
+
+TEST_CASE("bad results lines are errors, not guesses", "[backend][runner]") {
+  CHECK_FALSE(parse_run_stream("not json\n", 1));
+  CHECK_FALSE(parse_run_stream("{\"event\":\"finished\",\"index\":5,\"outcome\":\"pass\"}\n", 1));
+  CHECK_FALSE(parse_run_stream("{\"event\":\"finished\",\"index\":0,\"outcome\":\"weird\"}\n", 1));
+  CHECK_FALSE(parse_run_stream("{\"event\":\"finished\",\"index\":0,\"outcome\":\"infra\"}\n", 1));
+  auto empty = parse_run_stream("", 2);
+  REQUIRE(empty);
+  CHECK_FALSE(empty->done);
+}
+
+TEST_CASE("discovery streams list tests and missing ids", "[backend][runner]") {
+  auto d = parse_discover_stream(
+      "{\"event\":\"test\",\"test\":\"p.A#one\"}\n{\"event\":\"missing\",\"test\":\"p.Nope\",\"reason\":\"class not found\"}\n"
+      "{\"event\":\"done\"}\n");
+  REQUIRE(d);
+  CHECK(d->done);
+  CHECK(d->discovery.tests == std::vector<std::string>{"p.A#one"});
+  REQUIRE(d->discovery.missing.size() == 1);
+  CHECK(d->discovery.missing[0].second == "class not found");
+}

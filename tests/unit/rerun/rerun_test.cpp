@@ -1,0 +1,106 @@
+#include <catch2/catch.hpp>
+
+#include <map>
+
+#include "rerun/outcome_tally.hpp"
+#include "rerun/rerun.hpp"
+
+using namespace flakescan;
+
+namespace {
+
+// A RunLog whose outcomes come from a per-test script: outcome of the k-th run of a test.
+class ScriptedRunLog final : public core::RunLog {
+ public:
+  std::map<std::string, std::vector<core::Outcome>> script;
+  std::map<std::string, int> seen;
+  int planned = 0;
+  std::int64_t next_id = 1;
+
+  util::Result<core::RecordedRun> run(const core::RunSpec& spec) override {
+    core::RecordedRun r{.id = next_id++, .spec = spec};
+    for (const auto& t : spec.tests) {
+      auto& outcomes = script[t];
+      int k = seen[t]++;
+      core::Outcome o = outcomes.empty() ? core::Outcome::pass : outcomes[size_t(k) % outcomes.size()];
+      core::TestResult res{.test = t, .outcome = o};
+      if (core::is_failure(o)) res.signature = k % 2 ? "E at a" : "E at b";
+      r.report.results.push_back(res);
+    }
+    return r;
+  }
+  util::Result<std::vector<core::RecordedRun>> run_all(const std::vector<core::RunSpec>& specs) override {
+    std::vector<core::RecordedRun> out;
+    for (const auto& s : specs) out.push_back(run(s).value());
+    return out;
+  }
+  int parallelism() const override { return 1; }
+  bool cancelled() const override { return false; }
+  void plan(int n) override { planned += n; }
+};
+
+using core::Outcome;
+
+}  // namespace
+
+TEST_CASE("rerun calls a test flaky only with a pass and a failure", "[rerun]") {
+  ScriptedRunLog log;
+  log.script["p.T#flaky"] = {Outcome::pass, Outcome::fail, Outcome::pass};
+  log.script["p.T#broken"] = {Outcome::fail};
+  log.script["p.T#stable"] = {Outcome::pass};
+  log.script["p.T#crashy"] = {Outcome::infra, Outcome::pass};
+  core::TechniqueInput input{.tests = {"p.T#flaky", "p.T#broken", "p.T#stable", "p.T#crashy"}};
+  input.budget.runs_per_test = 6;
+  auto verdicts = rerun::run_rerun(input, log);
+  REQUIRE(verdicts);
+  REQUIRE(verdicts->size() == 4);
+  CHECK(log.planned == 24);
+
+  const auto& flaky = (*verdicts)[0];
+  CHECK(flaky.verdict == core::VerdictKind::flaky);
+  CHECK(flaky.category == core::Category::unknown);
+  CHECK(flaky.runs.passed == 4);
+  CHECK(flaky.runs.failed == 2);
+  CHECK(flaky.evidence.passing_run.has_value());
+  CHECK(flaky.evidence.failing_run.has_value());
+  CHECK(flaky.evidence.reason == "2 out of 6 runs failed");
+
+  CHECK((*verdicts)[1].verdict == core::VerdictKind::not_flaky);
+  CHECK((*verdicts)[1].evidence.reason.find("consistently failing") != std::string::npos);
+  REQUIRE((*verdicts)[1].evidence.failures.size() == 2);  // two signatures, alternating
+  CHECK((*verdicts)[1].evidence.failures[0].count == 3);
+  CHECK((*verdicts)[2].verdict == core::VerdictKind::not_flaky);
+  // Infra outcomes never make a test flaky.
+  CHECK((*verdicts)[3].verdict == core::VerdictKind::not_flaky);
+  CHECK((*verdicts)[3].runs.infra == 3);
+}
+
+TEST_CASE("a test that never ran could not run, with the reason", "[rerun]") {
+  core::RecordedRun run{.id = 1};
+  run.report.results.push_back({.test = "p.T#gone", .outcome = Outcome::not_found, .message = "class not found"});
+  rerun::OutcomeTally tally;
+  tally.add(run);
+  auto v = rerun::verdict_from_tally("p.T#gone", tally.find("p.T#gone"), "rerun");
+  CHECK(v.verdict == core::VerdictKind::could_not_run);
+  CHECK(v.evidence.reason == "class not found");
+  CHECK(v.runs.total == 0);
+  CHECK(rerun::verdict_from_tally("p.T#x", nullptr, "rerun").verdict == core::VerdictKind::could_not_run);
+}
+
+TEST_CASE("rerun specs: fresh JVM per run, or rounds in one JVM, within the budget", "[rerun]") {
+  core::TechniqueInput input{.tests = {"a.B#c", "a.B#d"}};
+  input.budget.runs_per_test = 3;
+  auto fresh = rerun::rerun_specs(input);
+  REQUIRE(fresh.size() == 6);
+  CHECK(fresh[0].tests == std::vector<std::string>{"a.B#c"});
+  CHECK(fresh[1].tests == std::vector<std::string>{"a.B#d"});
+  input.fresh_jvm_per_run = false;
+  auto shared = rerun::rerun_specs(input);
+  REQUIRE(shared.size() == 3);
+  CHECK(shared[2].tests == input.tests);
+  input.fresh_jvm_per_run = true;
+  input.budget.max_runs = 3;
+  auto capped = rerun::rerun_specs(input);
+  REQUIRE(capped.size() == 3);  // round-robin: both tests still get runs
+  CHECK(capped[2].tests == std::vector<std::string>{"a.B#c"});
+}

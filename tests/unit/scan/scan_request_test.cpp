@@ -1,0 +1,67 @@
+#include <catch2/catch.hpp>
+
+#include "scan/scan_request.hpp"
+
+using namespace flakescan;
+using nlohmann::json;
+
+namespace {
+const std::vector<std::string> known{"rerun", "order"};
+util::Result<scan::ScanRequest> parse(const json& j) { return scan::parse_scan_request(j, known); }
+}  // namespace
+
+TEST_CASE("a minimal request gets the documented defaults", "[scan][request]") {
+  auto r = parse({{"classpath", "/tmp"}, {"tests", "p.A#one,p.B"}});
+  REQUIRE(r);
+  CHECK(r->backend == "local");
+  CHECK(r->techniques == std::vector<std::string>{"rerun"});
+  CHECK(r->budget.runs_per_test == 10);
+  CHECK(r->fresh_jvm_per_run);
+  REQUIRE(r->tests.size() == 2);
+  CHECK(r->tests[1].is_class());
+  CHECK(r->classpath == std::vector<std::string>{"/tmp"});
+  // to_json round-trips through the parser.
+  auto again = parse(r->to_json());
+  REQUIRE(again);
+  CHECK(again->to_json() == r->to_json());
+}
+
+TEST_CASE("requests with mistakes are refused with the field named", "[scan][request]") {
+  struct Case {
+    json body;
+    std::string says;
+  };
+  std::vector<Case> cases{
+      {json::array(), "JSON object"},
+      {{{"tests", "p.A"}}, "'classpath' is required"},
+      {{{"classpath", "/tmp"}}, "'tests' is required"},
+      {{{"classpath", "/tmp"}, {"tests", 5}}, "'tests' must be"},
+      {{{"classpath", "/tmp"}, {"tests", "p.A;rm -rf /"}}, "not a test id"},
+      {{{"classpath", "/tmp"}, {"tests", json::array()}}, "at least one test"},
+      {{{"classpath", "/tmp/flakescan-no-such-dir:/tmp"}, {"tests", "p.A"}}, "do not exist: /tmp/flakescan-no-such-dir"},
+      {{{"classpath", "/tmp"}, {"tests", "p.A"}, {"runs", "10"}}, "'runs' must be an integer"},
+      {{{"classpath", "/tmp"}, {"tests", "p.A"}, {"runs", 0}}, "'runs' must be between"},
+      {{{"classpath", "/tmp"}, {"tests", "p.A"}, {"techniques", "rerun,magic"}}, "unknown technique 'magic'"},
+      {{{"classpath", "/tmp"}, {"tests", "p.A"}, {"isolation", "none"}}, "'isolation'"},
+      {{{"classpath", "/tmp"}, {"tests", "p.A"}, {"tset", "p.A"}}, "unknown field 'tset'"},
+      {{{"classpath", "/tmp"}, {"tests", "p.A"}, {"budget", {{"max_rusn", 3}}}}, "unknown field 'budget.max_rusn'"},
+      {{{"classpath", "/tmp"}, {"tests", "p.A"}, {"backend", "ios"}}, "'backend'"},
+      {{{"tests", "p.A"}, {"backend", "adb"}}, "'adb' settings are required"},
+      {{{"classpath", "/tmp"}, {"tests", "p.A"}, {"seed", -1}}, "'seed'"},
+  };
+  for (const auto& c : cases) {
+    INFO(c.body.dump());
+    auto r = parse(c.body);
+    REQUIRE_FALSE(r);
+    CHECK(r.error().code == util::Errc::invalid_argument);
+    CHECK_THAT(r.error().message, Catch::Contains(c.says));
+  }
+}
+
+TEST_CASE("duplicate tests and techniques are folded", "[scan][request]") {
+  auto r = parse({{"classpath", json::array({"/tmp"})}, {"tests", json::array({"p.A#m", "p.A#m"})},
+                  {"techniques", json::array({"order", "rerun", "order"})}});
+  REQUIRE(r);
+  CHECK(r->tests.size() == 1);
+  CHECK(r->techniques == std::vector<std::string>{"order", "rerun"});
+}
