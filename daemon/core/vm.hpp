@@ -152,6 +152,9 @@ struct VmEvent {
   std::string class_name;    // class_prepare
   ObjectRef object;          // monitor_* (the monitor), exception (the throwable)
   bool suspended = false;    // whether this event left the thread (or the VM) suspended
+  // Events the VM reports together (two breakpoints on one line, a breakpoint and a step)
+  // share one suspension and one set id: resume once per set, not once per event.
+  std::uint64_t set_id = 0;
 };
 
 struct StaticField {

@@ -572,8 +572,10 @@ std::optional<core::Frame> JdwpVm::resolve_cached(const Location& location) {
 // The io-thread path: only what needs no request and no wait.
 std::optional<std::vector<core::VmEvent>> JdwpVm::translate_fast(const EventSet& set) {
   std::vector<core::VmEvent> out;
+  const std::uint64_t set_id = next_set_id_++;
   for (const auto& e : set.events) {
     core::VmEvent v;
+    v.set_id = set_id;
     v.thread.id = e.thread.value;
     v.suspended = set.suspend != SuspendPolicy::none;
     if (e.request_id != 0) {
@@ -659,8 +661,10 @@ void JdwpVm::process(const EventSet& event_set) {
     const Deadline deadline = Clock::now() + std::chrono::seconds(30);
     bool delivered = false;
     std::optional<ObjectId> internal_stop;
+    const std::uint64_t set_id = next_set_id_++;
     for (const auto& e : set->events) {
       core::VmEvent out;
+      out.set_id = set_id;
       out.thread.id = e.thread.value;
       out.suspended = set->suspend != SuspendPolicy::none;
       const core::RequestHandle handle = handle_for(e.request_id);

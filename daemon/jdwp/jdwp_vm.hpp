@@ -16,6 +16,7 @@
 //     which stay valid for the life of the session; they are guarded by one mutex that is
 //     never held across a request.
 //   * After the VM has gone, every call fails with Errc::disconnected.
+#include <atomic>
 #include <condition_variable>
 #include <deque>
 #include <map>
@@ -177,6 +178,7 @@ class JdwpVm final : public core::Vm {
   std::condition_variable slow_cv_;
   std::deque<util::Result<EventSet>> slow_;  // sets for the pump (at most one in flight)
   bool stopping_ = false;
+  std::atomic<std::uint64_t> next_set_id_{1};
   std::thread pump_;
 };
 
