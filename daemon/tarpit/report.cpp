@@ -12,8 +12,9 @@ namespace {
 using nlohmann::ordered_json;
 
 std::string bounds_text(const Bounds& b) {
-  return "[" + std::to_string(b.left) + "," + std::to_string(b.top) + "][" + std::to_string(b.right) + "," +
-         std::to_string(b.bottom) + "]";
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "[%d,%d][%d,%d]", b.left, b.top, b.right, b.bottom);
+  return buf;
 }
 
 // "12:03.1" relative to the trace start.
@@ -220,7 +221,9 @@ std::string report_text(const std::vector<TraceReport>& reports, const Options& 
     }
     for (std::size_t i = 0; i < a.regions.size(); ++i) {
       const auto& reg = a.regions[i];
-      std::string rank = reg.rank ? "#" + std::to_string(reg.rank) : " -";
+      char rank_buf[16];
+      std::snprintf(rank_buf, sizeof rank_buf, reg.rank ? "#%d" : " -", reg.rank);
+      std::string rank = rank_buf;
       std::string score = reg.kind == RegionKind::partition ? "score " + std::to_string(reg.score).substr(0, 5)
                           : o.time_score ? std::to_string(reg.score).substr(0, 5) + " groups/min"
                                          : std::to_string(reg.score).substr(0, 6) + " groups/action";
