@@ -131,7 +131,7 @@ public class FlakeScanTask extends DefaultTask {
                     String.join(",", s.techniques), s.runs);
             // Progress comes from the CLI on stderr while it waits for the daemon.
             FlakescanCli.Result r = FlakescanCli.run(scan, getProject().getProjectDir(),
-                    line -> getLogger().lifecycle(line), line -> getLogger().lifecycle("flakescan: {}", line));
+                    line -> getLogger().lifecycle(line), line -> getLogger().lifecycle(line));
             if (r.exitCode != 0 || !verdicts.isFile())
                 throw new GradleException("flakescan: the scan of " + subject() + " could not run: " + r.lastError());
         }

@@ -25,7 +25,11 @@ final class FlakescanCli {
             this.stderr = stderr;
         }
 
+        /** The CLI's reason: its first line on a usage error (the usage text follows), else its last line. */
         String lastError() {
+            if (exitCode == 2)
+                for (String line : stderr)
+                    if (!line.trim().isEmpty()) return line.trim();
             for (int i = stderr.size() - 1; i >= 0; i--)
                 if (!stderr.get(i).trim().isEmpty()) return stderr.get(i).trim();
             return "exit code " + exitCode;

@@ -57,15 +57,18 @@ final class Settings {
         maxSeconds = optionalInteger("maxSeconds", ext.getMaxSeconds(), 1, 7 * 24 * 3600);
         seed = seed(ext.getSeed());
         tests = testIds(text("tests", ext.getTests()));
-        annotated = text("annotated", ext.getAnnotated()).isEmpty() ? tests.isEmpty() : bool("annotated", ext.getAnnotated());
-        suspects = text("suspects", ext.getSuspects()).isEmpty() ? tests.isEmpty() : bool("suspects", ext.getSuspects());
+        // -Pflakescan.tests on the command line means "these tests": the other selections then
+        // apply only when the command line asks for them too.
+        boolean narrowed = project.hasProperty("flakescan.tests") && !tests.isEmpty();
+        annotated = narrowed && !project.hasProperty("flakescan.annotated") ? false : bool("annotated", ext.getAnnotated());
+        suspects = narrowed && !project.hasProperty("flakescan.suspects") ? false : bool("suspects", ext.getSuspects());
         suspectsFrom = list(text("suspectsFrom", ext.getSuspectsFrom()));
         all = bool("all", ext.getAll());
         failOn = oneOf("failOn", text("failOn", ext.getFailOn()), FAIL_ON);
         includeConnected = bool("includeConnected", ext.getIncludeConnected());
         dryRun = bool("dryRun", ext.getDryRun());
-        githubAnnotations = text("githubAnnotations", ext.getGithubAnnotations()).isEmpty()
-                ? "true".equals(System.getenv("GITHUB_ACTIONS")) : bool("githubAnnotations", ext.getGithubAnnotations());
+        githubAnnotations = project.hasProperty("flakescan.githubAnnotations") ? bool("githubAnnotations", ext.getGithubAnnotations())
+                : bool("githubAnnotations", ext.getGithubAnnotations()) || "true".equals(System.getenv("GITHUB_ACTIONS"));
     }
 
     static Settings read(Project project) {
@@ -113,13 +116,15 @@ final class Settings {
         throw invalid(name, v, "an integer from " + min + " to " + max);
     }
 
+    /** 0 or empty: not set. */
     private Integer optionalInteger(String name, Property<Integer> property, int min, int max) {
-        return text(name, property).isEmpty() ? null : integer(name, property, min, max);
+        String v = text(name, property);
+        return v.isEmpty() || v.equals("0") ? null : integer(name, property, min, max);
     }
 
-    private Long seed(Property<Long> property) {
+    private Long seed(Property<Integer> property) {
         String v = text("seed", property);
-        if (v.isEmpty()) return null;
+        if (v.isEmpty() || v.equals("0")) return null;
         try {
             return Long.parseLong(v);
         } catch (NumberFormatException e) {
