@@ -30,11 +30,15 @@ std::vector<std::string> jvm_order_tests() {
 fs::path jvm_order_jar() { return fs::path(FLAKESCAN_BINARY_DIR) / "examples" / "jvm-order.jar"; }
 fs::path runner_jar() { return fs::path(FLAKESCAN_BINARY_DIR) / "lib" / "flakescan-runner.jar"; }
 
-fs::path fresh_state_dir(const std::string& name) {
-  fs::path dir = fs::temp_directory_path() / ("flakescan-order-it-" + std::to_string(::getpid())) / name;
-  fs::remove_all(dir);
-  fs::create_directories(dir);
-  return dir;
+StateDir::StateDir(const std::string& name)
+    : path_(fs::temp_directory_path() / ("flakescan-order-it-" + std::to_string(::getpid())) / name) {
+  fs::remove_all(path_);
+  fs::create_directories(path_);
+}
+
+StateDir::~StateDir() {
+  std::error_code ec;
+  fs::remove_all(path_.parent_path(), ec);
 }
 
 backend::LocalJvmConfig jvm_order_config(const fs::path& work_dir, const fs::path& state_dir) {

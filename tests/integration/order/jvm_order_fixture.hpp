@@ -28,8 +28,19 @@ std::vector<std::string> jvm_order_tests();
 std::filesystem::path jvm_order_jar();
 std::filesystem::path runner_jar();
 
-// A fresh folder for the first-run marker of FirstRunFlakyTest (re-armed each call).
-std::filesystem::path fresh_state_dir(const std::string& name);
+// A fresh folder for the first-run marker of FirstRunFlakyTest and the runs' files
+// (re-armed each time), removed with everything in it when the object goes.
+class StateDir {
+ public:
+  explicit StateDir(const std::string& name);
+  ~StateDir();
+  StateDir(const StateDir&) = delete;
+  StateDir& operator=(const StateDir&) = delete;
+  const std::filesystem::path& path() const { return path_; }
+
+ private:
+  std::filesystem::path path_;
+};
 
 backend::LocalJvmConfig jvm_order_config(const std::filesystem::path& work_dir, const std::filesystem::path& state_dir);
 

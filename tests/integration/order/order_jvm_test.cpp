@@ -42,7 +42,8 @@ bool contains(const std::vector<std::string>& v, const std::string& s) {
 
 TEST_CASE("order finds the planted victim, brittle, polluter, state-setter and cleaner on real JVMs",
           "[integration][order]") {
-  auto state = fresh_state_dir("order");
+  StateDir state_dir("order");
+  const auto& state = state_dir.path();
   backend::LocalJvmExecutor executor(jvm_order_config(state / "work", state));
   ExecutorRunLog log(executor);
   core::TechniqueInput in;
@@ -100,7 +101,8 @@ TEST_CASE("order finds the planted victim, brittle, polluter, state-setter and c
 }
 
 TEST_CASE("nio entire-suite finds the three NIO tests and nothing else on real JVMs", "[integration][nio]") {
-  auto state = fresh_state_dir("nio");
+  StateDir state_dir("nio");
+  const auto& state = state_dir.path();
   backend::LocalJvmExecutor executor(jvm_order_config(state / "work", state));
   ExecutorRunLog log(executor);
   core::TechniqueInput in;
@@ -127,7 +129,8 @@ TEST_CASE("nio entire-suite finds the three NIO tests and nothing else on real J
 }
 
 TEST_CASE("nio isolated-method and isolated-class agree on the NIO tests", "[integration][nio]") {
-  auto state = fresh_state_dir("nio-modes");
+  StateDir state_dir("nio-modes");
+  const auto& state = state_dir.path();
   backend::LocalJvmExecutor executor(jvm_order_config(state / "work", state));
   core::TechniqueInput in;
   in.tests = {nio_tests[0], nio_tests[1], nio_tests[2], "example.order.StableTextTest#trims"};

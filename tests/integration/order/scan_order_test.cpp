@@ -29,7 +29,8 @@ const json& verdict_for(const json& file, const std::string& test) {
 
 TEST_CASE("a scan with rerun, order and nio finds the victim and the NIO test, and both replay",
           "[integration][order][scan]") {
-  auto state = fresh_state_dir("scan");
+  StateDir state_dir("scan");
+  const auto& state = state_dir.path();
   auto store = store::Store::open(state / "flakescan.db");
   REQUIRE(store);
   scan::ScanManagerConfig config;
