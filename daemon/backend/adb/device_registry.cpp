@@ -154,6 +154,7 @@ int DeviceRegistry::ready_count() const {
 util::Result<Lease> DeviceRegistry::acquire(const std::set<std::string>& exclude, std::chrono::milliseconds wait,
                                             const std::atomic<bool>* cancel) {
   auto deadline = std::chrono::steady_clock::now() + wait;
+  auto grace = std::chrono::steady_clock::now() + std::chrono::milliseconds(2000);
   std::unique_lock lock(mutex_);
   while (true) {
     if (cancel && cancel->load()) return fail(Errc::cancelled, "cancelled while waiting for a device");
@@ -173,7 +174,8 @@ util::Result<Lease> DeviceRegistry::acquire(const std::set<std::string>& exclude
     }
     auto now = std::chrono::steady_clock::now();
     bool all_tracked = std::all_of(tracked_.begin(), tracked_.end(), [](bool b) { return b; });
-    if (!any_candidate && all_tracked && now >= deadline)
+    // Nothing to wait for (no usable device at all): give plugging-in a short grace only.
+    if (!any_candidate && all_tracked && now >= std::min(deadline, grace))
       return fail(Errc::not_found, "no usable device (state `device`) on " + std::to_string(servers_.size()) + " adb server(s)");
     if (now >= deadline) {
       if (!any_candidate) return fail(Errc::not_found, "no usable device appeared in time");

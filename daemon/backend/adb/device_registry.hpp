@@ -81,8 +81,9 @@ class DeviceRegistry {
   int ready_count() const;
 
   // Waits until a device in state `device` that nobody holds and that is not in `exclude`
-  // (keys) is free, then leases it. not_found when no such device exists at all (nothing
-  // to wait for), timeout when all candidates stayed busy, cancelled on cancel.
+  // (keys) is free, then leases it. Busy candidates are waited for up to `wait` (timeout);
+  // when no usable device exists at all, a device plugged in within 2 s is still taken,
+  // else not_found. cancelled on cancel.
   util::Result<Lease> acquire(const std::set<std::string>& exclude, std::chrono::milliseconds wait,
                               const std::atomic<bool>* cancel = nullptr);
 
