@@ -34,13 +34,14 @@ int marker_line(const std::string& file, const std::string& name) {
 
 core::Deadline soon() { return core::deadline_in(20s); }
 
-jdwp::Launched start(const std::vector<std::string>& args, const std::string& trace = "") {
+jdwp::Launched start(const std::vector<std::string>& args, const std::string& trace = "", bool vm_listens = false) {
   util::SpawnOptions spawn;
   spawn.argv = {"java", "-cp", JDWP_FIXTURE_JAR, fixture_class};
   spawn.argv.insert(spawn.argv.end(), args.begin(), args.end());
   spawn.stdout_path = FLAKESCAN_BINARY_DIR "/jdwp-fixture-" + args.front() + ".log";
   jdwp::LaunchOptions options;
   options.vm.session.trace_path = trace;
+  options.vm_listens = vm_listens;
   auto launched = jdwp::launch(spawn, options);
   REQUIRE(launched);
   auto first = launched->vm->next_event(soon());
@@ -406,4 +407,25 @@ TEST_CASE("a VM killed mid-request fails every waiter at once", "[jdwp][integrat
   auto after = l.vm->thread_status(thread, far);
   REQUIRE_FALSE(after);
   CHECK(after.error().code == util::Errc::disconnected);
+}
+
+TEST_CASE("the agent may listen instead: the debugger reads its port and attaches by address", "[jdwp][integration]") {
+  CHECK(jdwp::listening_port("Listening for transport dt_socket at address: 40123\n") == 40123);
+  CHECK_FALSE(jdwp::listening_port("Listening for transport dt_socket at address: 401"));  // line not complete
+  CHECK_FALSE(jdwp::listening_port("something else\n"));
+  auto l = start({"hits", "3"}, "", true);
+  REQUIRE(l.vm->set_breakpoint({.class_name = fixture_class, .method = "work", .count = 2}, soon()));
+  REQUIRE(l.vm->resume_all(soon()));
+  auto hit = next_breakpoint(*l.vm);  // only the second call: Count modifier
+  CHECK(hit.frame.line == marker_line("JdwpTarget.java", "work-first"));
+  REQUIRE(l.vm->resume(hit.thread, soon()));
+  for (;;) {
+    auto e = l.vm->next_event(soon());
+    REQUIRE(e);
+    CHECK(e->kind != core::EventKind::breakpoint);  // the request expired after its one report
+    if (e->kind == core::EventKind::vm_death || e->kind == core::EventKind::disconnected) break;
+  }
+  auto status = l.child.wait(soon());
+  REQUIRE(status);
+  CHECK(status->success());
 }
