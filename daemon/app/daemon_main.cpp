@@ -11,9 +11,11 @@
 #include "api/router.hpp"
 #include "api/server.hpp"
 #include "app/paths.hpp"
+#include "backend/adb/config_json.hpp"
 #include "backend/local_jvm/local_jvm_executor.hpp"
 #include "scan/scan_manager.hpp"
 #include "store/store.hpp"
+#include "tarpit/api.hpp"
 #include "util/log.hpp"
 
 namespace fs = std::filesystem;
@@ -31,15 +33,17 @@ struct Options {
   std::string java = "java";
   std::string token;
   int max_concurrent_scans = 1;
+  std::vector<std::string> adb_servers;  // for GET /v1/devices; default 127.0.0.1:5037
 };
 
 const char* usage_text =
     "usage: flakescand [--listen HOST:PORT] [--data-dir DIR] [--db FILE] [--port-file FILE]\n"
     "                  [--runner-jar JAR] [--java-lib DIR] [--java PATH] [--token TOKEN]\n"
-    "                  [--max-concurrent-scans N]\n\n"
+    "                  [--max-concurrent-scans N] [--adb-server HOST:PORT]...\n\n"
     "  --listen      address to serve the API on (default 127.0.0.1:7711; port 0 picks a free port)\n"
     "  --data-dir    store and scan files (default $FLAKESCAN_HOME or ~/.local/share/flakescan)\n"
     "  --port-file   write the bound port to this file once listening\n"
+    "  --adb-server  adb server whose devices GET /v1/devices lists (repeatable; default 127.0.0.1:5037)\n"
     "  --token       bearer token required on every request (required off loopback;\n"
     "                also read from FLAKESCAN_TOKEN)\n"
     "Logging: FLAKESCAN_LOG=info (or debug, or info,api=debug).\n";
@@ -67,6 +71,7 @@ int parse(int argc, char** argv, Options& o) {
     else if (a == "--java") o.java = v;
     else if (a == "--token") o.token = v;
     else if (a == "--max-concurrent-scans") o.max_concurrent_scans = std::atoi(v);
+    else if (a == "--adb-server") o.adb_servers.push_back(v);
     else {
       std::fprintf(stderr, "flakescand: unknown option %s\n\n%s", a.c_str(), usage_text);
       return 2;
@@ -126,9 +131,32 @@ int main(int argc, char** argv) {
     c.parallelism = request.parallelism > 0 ? request.parallelism : int(std::max(1u, std::thread::hardware_concurrency()));
     return std::make_unique<backend::LocalJvmExecutor>(std::move(c));
   };
+  scan_config.backends["adb"] = [](const scan::ScanRequest& request, const fs::path& work_dir) {
+    return backend::adb::make_adb_executor_from_json(request.adb, work_dir.string());
+  };
   scan::ScanManager scans(**store, std::move(scan_config));
 
+  std::vector<backend::adb::wire::ServerAddress> adb_servers;
+  for (const auto& text : options.adb_servers.empty() ? std::vector<std::string>{"127.0.0.1:5037"} : options.adb_servers) {
+    auto address = backend::adb::wire::ServerAddress::parse(text);
+    if (!address) {
+      std::fprintf(stderr, "flakescand: --adb-server %s: %s\n", text.c_str(), address.error().message.c_str());
+      return 2;
+    }
+    adb_servers.push_back(*address);
+  }
   std::vector<api::ExtraRoute> extra_routes;
+  extra_routes.push_back({"GET", "/v1/devices", 1 << 10, [adb_servers](const api::Request&) -> util::Result<std::string> {
+    // The registry tracks devices live from its first use on; the first answer may still be empty.
+    return backend::adb::devices_json(backend::adb::shared_registry(adb_servers)->snapshot()).dump();
+  }});
+  extra_routes.push_back({"POST", "/v1/ui-traces", size_t(256) << 20, [](const api::Request& request) -> util::Result<std::string> {
+    std::string mode;
+    if (auto q = request.target.find("mode="); q != std::string::npos) mode = request.target.substr(q + 5, request.target.find('&', q) - q - 5);
+    auto options = tarpit::options_for_mode_name(mode);
+    if (!options) return std::unexpected(options.error());
+    return tarpit::analyze_trace_archive(request.body, *options);
+  }});
   api::Router router(scans, std::move(extra_routes));
   boost::asio::io_context io;
   api::Server server(io, router, server_config);

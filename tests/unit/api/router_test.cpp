@@ -1,0 +1,95 @@
+// The router as a plain function: requests in, responses out, no sockets.
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <thread>
+#include <unistd.h>
+
+#include "api/router.hpp"
+#include "support/scan/scripted_executor.hpp"
+
+using namespace flakescan;
+using nlohmann::json;
+namespace fs = std::filesystem;
+
+namespace {
+
+struct Fixture {
+  fs::path dir = fs::temp_directory_path() / ("flakescan-router-test-" + std::to_string(getpid()));
+  std::unique_ptr<store::Store> store;
+  std::unique_ptr<scan::ScanManager> scans;
+  std::unique_ptr<api::Router> router;
+
+  Fixture() {
+    fs::remove_all(dir);
+    store = store::Store::open(dir / "store.db").value();
+    scan::ScanManagerConfig config;
+    config.data_dir = dir;
+    config.backends["local"] = [](const scan::ScanRequest&, const fs::path&) -> util::Result<std::unique_ptr<core::TestExecutor>> {
+      return std::make_unique<testing::ScriptedExecutor>(
+          std::vector<std::string>{"p.A#x"}, [](const std::vector<std::string>&, size_t, int) { return core::Outcome::pass; }, 1);
+    };
+    scans = std::make_unique<scan::ScanManager>(*store, config);
+    api::ExtraRoute echo{"POST", "/v1/echo", 8, [](const api::Request& r) -> util::Result<std::string> {
+                           if (r.body.empty()) return util::fail(util::Errc::invalid_argument, "empty");
+                           return json{{"echo", r.body}}.dump();
+                         }};
+    router = std::make_unique<api::Router>(*scans, std::vector<api::ExtraRoute>{echo});
+  }
+
+  api::Response call(std::string method, std::string target, std::string body = {}) {
+    return router->route({std::move(method), std::move(target), std::move(body), "application/json", ""});
+  }
+};
+
+}  // namespace
+
+TEST_CASE("a scan goes through the router from POST to verdicts", "[api][router]") {
+  Fixture f;
+  auto created = f.call("POST", "/v1/scans", json{{"classpath", "/tmp"}, {"tests", "p.A"}, {"runs", 2}}.dump());
+  REQUIRE(created.status == 202);
+  std::string id = json::parse(created.body)["id"];
+  CHECK(created.headers["Location"] == "/v1/scans/" + id);
+  json status;
+  for (int i = 0; i < 500; ++i) {
+    status = json::parse(f.call("GET", "/v1/scans/" + id).body);
+    if (status["state"] == "completed") break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  CHECK(status["state"] == "completed");
+  CHECK(status["progress"]["runs_done"] == 2);
+  auto verdicts = f.call("GET", "/v1/scans/" + id + "/verdicts?x=1");
+  REQUIRE(verdicts.status == 200);
+  CHECK(json::parse(verdicts.body)["verdicts"][0]["verdict"] == "not_flaky");
+  auto events = f.call("GET", "/v1/scans/" + id + "/events");
+  REQUIRE(events.stream);
+  CHECK(events.content_type == "text/event-stream");
+  CHECK(f.call("GET", "/v1/scans/" + id + "/events").stream_after == 0);
+  auto list = json::parse(f.call("GET", "/v1/scans").body);
+  CHECK(list["scans"].size() == 1);
+}
+
+TEST_CASE("the router answers bad requests with problem+json", "[api][router]") {
+  Fixture f;
+  auto bad = f.call("POST", "/v1/scans", "{");
+  CHECK(bad.status == 400);
+  CHECK(bad.content_type == "application/problem+json");
+  CHECK(f.call("GET", "/v2/health").status == 404);
+  CHECK(f.call("PATCH", "/v1/scans").status == 405);
+  CHECK(f.call("GET", "/v1/scans/x/nothing").status == 404);
+  auto text = f.router->route({"POST", "/v1/scans", "tests=p.A", "text/plain", ""});
+  CHECK(text.status == 400);
+  CHECK_THAT(text.body, Catch::Contains("application/json"));
+  CHECK(f.router->route({"GET", "/v1/scans/x/events", "", "", "abc"}).status == 404);
+}
+
+TEST_CASE("extra routes get their own body limit and errors", "[api][router]") {
+  Fixture f;
+  CHECK(f.router->body_limit("POST", "/v1/echo?mode=x") == 8);
+  CHECK(f.router->body_limit("POST", "/v1/scans") == 1u << 20);
+  auto ok = f.call("POST", "/v1/echo", "hi");
+  CHECK(ok.status == 200);
+  CHECK(json::parse(ok.body)["echo"] == "hi");
+  CHECK(f.call("POST", "/v1/echo", "").status == 400);
+  CHECK(f.call("GET", "/v1/echo").status == 405);
+}
