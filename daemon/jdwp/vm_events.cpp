@@ -1,0 +1,241 @@
+// JdwpVm's event path: event sets from the session become core::VmEvents, on the io thread
+// when the caches answer, otherwise on the pump thread (policy in jdwp_vm.hpp).
+#include "jdwp/jdwp_vm.hpp"
+
+#include "util/log.hpp"
+
+namespace flakescan::jdwp {
+
+using util::Errc;
+using util::fail;
+using core::Deadline;
+
+namespace {
+
+auto log() {
+  static auto logger = util::logger("jdwp");
+  return logger;
+}
+
+}  // namespace
+
+// ---- events -------------------------------------------------------------------------------
+
+void JdwpVm::push_event(core::VmEvent event) {
+  std::unique_lock lock(events_mutex_);
+  events_cv_.wait(lock, [&] { return events_.size() < options_.event_queue_capacity || ended_; });
+  events_.push_back(std::move(event));
+  events_cv_.notify_all();
+}
+
+void JdwpVm::arm() {
+  // Under the lock: the destructor sets stopping_ before it lets go of the client, and a
+  // queued event set handed out while the session closes must not re-arm a dying client.
+  std::lock_guard lock(slow_mutex_);
+  if (stopping_) return;
+  client_->async_next_event(Clock::now() + std::chrono::hours(24),
+                            [this](util::Result<EventSet> set) { on_event_set(std::move(set)); });
+}
+
+std::optional<core::Frame> JdwpVm::resolve_cached(const Location& location) {
+  std::lock_guard lock(mutex_);
+  auto sig = signatures_.find(location.class_id.value);
+  auto methods = methods_.find(location.class_id.value);
+  auto table = line_tables_.find({location.class_id.value, location.method.value});
+  if (sig == signatures_.end() || methods == methods_.end() || table == line_tables_.end()) return std::nullopt;
+  core::Frame frame;
+  frame.class_name = java_name(sig->second);
+  for (const auto& m : methods->second) {
+    if (m.id == location.method) {
+      frame.method = m.name;
+      frame.signature = m.signature;
+    }
+  }
+  std::int64_t best = -1;
+  for (const auto& l : table->second.lines) {
+    if (l.code_index <= static_cast<std::int64_t>(location.index) && l.code_index >= best) {
+      best = l.code_index;
+      frame.line = l.line;
+    }
+  }
+  return frame;
+}
+
+// The io-thread path: only what needs no request and no wait.
+std::optional<std::vector<core::VmEvent>> JdwpVm::translate_fast(const EventSet& set) {
+  std::vector<core::VmEvent> out;
+  const std::uint64_t set_id = next_set_id_++;
+  for (const auto& e : set.events) {
+    core::VmEvent v;
+    v.set_id = set_id;
+    v.thread.id = e.thread.value;
+    v.suspended = set.suspend != SuspendPolicy::none;
+    if (e.request_id != 0) {
+      std::lock_guard lock(mutex_);
+      auto it = by_jdwp_.find(e.request_id);
+      if (it == by_jdwp_.end()) return std::nullopt;
+      v.handle = it->second;
+    }
+    bool located = false;
+    switch (e.kind) {
+      case EventKind::vm_start: v.kind = core::EventKind::vm_start; break;
+      case EventKind::vm_death: v.kind = core::EventKind::vm_death; break;
+      case EventKind::thread_start: v.kind = core::EventKind::thread_start; break;
+      case EventKind::thread_death: v.kind = core::EventKind::thread_death; break;
+      case EventKind::breakpoint: v.kind = core::EventKind::breakpoint; located = true; break;
+      case EventKind::single_step: v.kind = core::EventKind::single_step; located = true; break;
+      case EventKind::method_entry: v.kind = core::EventKind::method_entry; located = true; break;
+      default: return std::nullopt;  // the pump handles the rest
+    }
+    if (located) {
+      auto frame = resolve_cached(e.location);
+      if (!frame) return std::nullopt;
+      v.frame = std::move(*frame);
+    }
+    out.push_back(std::move(v));
+  }
+  return out;
+}
+
+void JdwpVm::on_event_set(util::Result<EventSet> set) {
+  if (!set && set.error().code == Errc::timeout) {
+    arm();
+    return;
+  }
+  if (set) {
+    if (auto events = translate_fast(*set)) {
+      std::unique_lock lock(events_mutex_);
+      if (events_.size() + events->size() <= options_.event_queue_capacity) {
+        for (auto& e : *events) events_.push_back(std::move(e));
+        lock.unlock();
+        events_cv_.notify_all();
+        arm();
+        return;
+      }
+    }
+  }
+  {
+    std::lock_guard lock(slow_mutex_);
+    slow_.push_back(std::move(set));
+  }
+  slow_cv_.notify_all();
+}
+
+void JdwpVm::pump() {
+  for (;;) {
+    util::Result<EventSet> set = util::fail(Errc::cancelled, "");
+    {
+      std::unique_lock lock(slow_mutex_);
+      slow_cv_.wait(lock, [&] { return !slow_.empty() || stopping_; });
+      if (slow_.empty()) return;
+      set = std::move(slow_.front());
+      slow_.pop_front();
+    }
+    if (!set) {
+      core::VmEvent end;
+      end.kind = core::EventKind::disconnected;
+      {
+        std::lock_guard lock(events_mutex_);
+        events_.push_back(std::move(end));  // past the bound on purpose: it is the last one
+        ended_ = true;
+      }
+      events_cv_.notify_all();
+      return;
+    }
+    process(*set);
+    arm();
+  }
+}
+
+void JdwpVm::process(const EventSet& event_set) {
+  const EventSet* set = &event_set;
+  {
+    const Deadline deadline = Clock::now() + std::chrono::seconds(30);
+    bool delivered = false;
+    std::optional<ObjectId> internal_stop;
+    const std::uint64_t set_id = next_set_id_++;
+    for (const auto& e : set->events) {
+      core::VmEvent out;
+      out.set_id = set_id;
+      out.thread.id = e.thread.value;
+      out.suspended = set->suspend != SuspendPolicy::none;
+      const core::RequestHandle handle = handle_for(e.request_id);
+      out.handle = handle;
+      bool deliver = true;
+      switch (e.kind) {
+        case EventKind::vm_start: out.kind = core::EventKind::vm_start; break;
+        case EventKind::vm_death: out.kind = core::EventKind::vm_death; break;
+        case EventKind::thread_start: out.kind = core::EventKind::thread_start; break;
+        case EventKind::thread_death: out.kind = core::EventKind::thread_death; break;
+        case EventKind::class_prepare: {
+          out.kind = core::EventKind::class_prepare;
+          out.class_name = java_name(e.signature);
+          bool is_breakpoint = false;
+          {
+            std::lock_guard lock(mutex_);
+            auto it = requests_.find(handle);
+            is_breakpoint = it != requests_.end() && it->second.breakpoint;
+          }
+          if (is_breakpoint) {
+            deliver = false;
+            internal_stop = e.thread;
+            if (auto ok = install_breakpoint(handle, e.type, deadline); !ok) {
+              log()->warn("breakpoint in {} not installed: {}", out.class_name, ok.error().message);
+            }
+          }
+          break;
+        }
+        case EventKind::breakpoint: out.kind = core::EventKind::breakpoint; break;
+        case EventKind::single_step: out.kind = core::EventKind::single_step; break;
+        case EventKind::method_entry: out.kind = core::EventKind::method_entry; break;
+        case EventKind::method_exit: case EventKind::method_exit_with_return_value: out.kind = core::EventKind::method_exit; break;
+        case EventKind::monitor_wait: case EventKind::monitor_contended_enter: out.kind = core::EventKind::monitor_wait; break;
+        case EventKind::monitor_waited: case EventKind::monitor_contended_entered: out.kind = core::EventKind::monitor_waited; break;
+        case EventKind::exception: out.kind = core::EventKind::exception; break;
+        default: deliver = false; break;
+      }
+      if (!deliver) continue;
+      switch (e.kind) {
+        case EventKind::breakpoint: case EventKind::single_step: case EventKind::method_entry: case EventKind::method_exit:
+        case EventKind::method_exit_with_return_value: case EventKind::monitor_wait: case EventKind::monitor_waited:
+        case EventKind::monitor_contended_enter: case EventKind::monitor_contended_entered: case EventKind::exception: {
+          auto frame = resolve(e.location, deadline);
+          if (frame) out.frame = std::move(*frame);
+          else log()->debug("cannot resolve an event location: {}", frame.error().message);
+          out.object.id = e.object.bits;
+          break;
+        }
+        default:
+          break;
+      }
+      delivered = true;
+      push_event(std::move(out));
+    }
+    // A stop that served only our own bookkeeping is not the technique's to resume.
+    if (!delivered && internal_stop && set->suspend != SuspendPolicy::none) {
+      util::Result<void> ok;
+      if (set->suspend == SuspendPolicy::all) {
+        auto r = client_->call<VmResume>({}, deadline);
+        if (!r) ok = std::unexpected(r.error());
+      } else {
+        auto r = client_->call<TrResume>({*internal_stop}, deadline);
+        if (!r) ok = std::unexpected(r.error());
+      }
+      if (!ok) log()->debug("resume after class prepare: {}", ok.error().message);
+    }
+  }
+}
+
+util::Result<core::VmEvent> JdwpVm::next_event(Deadline deadline) {
+  std::unique_lock lock(events_mutex_);
+  if (!events_cv_.wait_until(lock, deadline, [&] { return !events_.empty() || ended_; })) {
+    return fail(Errc::timeout, "no event before the deadline");
+  }
+  if (events_.empty()) return fail(Errc::disconnected, "the VM session has ended");
+  core::VmEvent e = std::move(events_.front());
+  events_.pop_front();
+  events_cv_.notify_all();
+  return e;
+}
+
+}  // namespace flakescan::jdwp
