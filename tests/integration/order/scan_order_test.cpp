@@ -47,7 +47,7 @@ TEST_CASE("a scan with rerun, order and nio finds the victim and the NIO test, a
   json body{{"tests", {cleaner, victim, polluter, nio_tests[0], stable}},
             {"classpath", {jvm_order_jar().string()}},
             {"techniques", {"rerun", "order", "nio"}},
-            {"runs", 2},
+            {"runs", 1},
             {"seed", 5u},
             {"parallelism", 2},
             {"budget", {{"max_orders", 3}}},
