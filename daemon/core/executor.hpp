@@ -9,10 +9,12 @@
 // process started, including crashes and deadlines, is a RunReport with infra outcomes.
 // run() may be called from several threads at once.
 #include <atomic>
+#include <functional>
 #include <vector>
 
 #include "core/run.hpp"
 #include "core/test_id.hpp"
+#include "core/vm.hpp"
 #include "util/error.hpp"
 
 namespace flakescan::core {
@@ -33,6 +35,17 @@ class TestExecutor {
   virtual util::Result<Discovery> discover(const std::vector<TestId>& ids, const CancelFlag& cancel) = 0;
 
   virtual util::Result<RunReport> run(const RunSpec& spec, const CancelFlag& cancel) = 0;
+
+  // The same run with the process started under the debugger (suspended before main):
+  // `drive` gets the Vm, sets its breakpoints, resumes and steers the run, and returns when
+  // it is done steering (the executor then detaches and waits for the process to end).
+  // The results are parsed exactly like run()'s. An error from `drive` ends the run (the
+  // process is killed) and is returned. Backends without a debugger: Errc::unsupported.
+  using DriveFn = std::function<util::Result<void>(Vm&)>;
+  virtual util::Result<RunReport> run_debugged(const RunSpec& spec, const CancelFlag& cancel, const DriveFn& drive) {
+    (void)spec, (void)cancel, (void)drive;
+    return util::fail(util::Errc::unsupported, "this backend cannot run tests under the debugger");
+  }
 
   // How many runs this executor can usefully carry out at the same time.
   virtual int parallelism() const = 0;

@@ -22,6 +22,12 @@ class RunLog {
   virtual util::Result<RecordedRun> run(const RunSpec& spec) = 0;
   // Runs several specs, up to parallelism() at a time; results in the order of `specs`.
   virtual util::Result<std::vector<RecordedRun>> run_all(const std::vector<RunSpec>& specs) = 0;
+  // Like run(), with the process under the debugger, steered by `drive`
+  // (TestExecutor::run_debugged). Default: Errc::unsupported.
+  virtual util::Result<RecordedRun> run_debugged(const RunSpec& spec, const TestExecutor::DriveFn& drive) {
+    (void)spec, (void)drive;
+    return util::fail(util::Errc::unsupported, "this run log cannot make debugged runs");
+  }
   virtual int parallelism() const = 0;
   virtual bool cancelled() const = 0;
   // Announces that `n` more runs are planned (for progress counts).

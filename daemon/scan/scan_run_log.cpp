@@ -19,7 +19,15 @@ void ScanRunLog::plan(int n) {
   target_.events.append("progress", nlohmann::json{{"runs_planned", total}, {"runs_done", target_.runs_done.load()}}.dump());
 }
 
-util::Result<core::RecordedRun> ScanRunLog::run(const core::RunSpec& requested) {
+util::Result<core::RecordedRun> ScanRunLog::run(const core::RunSpec& requested) { return execute(requested, nullptr); }
+
+util::Result<core::RecordedRun> ScanRunLog::run_debugged(const core::RunSpec& requested,
+                                                         const core::TestExecutor::DriveFn& drive) {
+  return execute(requested, &drive);
+}
+
+util::Result<core::RecordedRun> ScanRunLog::execute(const core::RunSpec& requested,
+                                                    const core::TestExecutor::DriveFn* drive) {
   if (cancelled()) return util::fail(util::Errc::cancelled, "scan cancelled");
   core::RecordedRun out;
   out.spec = requested;
@@ -30,7 +38,7 @@ util::Result<core::RecordedRun> ScanRunLog::run(const core::RunSpec& requested) 
   }
   target_.events.append("run_started", nlohmann::json{{"technique", out.spec.technique}, {"purpose", out.spec.purpose},
                                                       {"tests", out.spec.tests.size()}}.dump());
-  auto report = executor_.run(out.spec, target_.cancel);
+  auto report = drive ? executor_.run_debugged(out.spec, target_.cancel, *drive) : executor_.run(out.spec, target_.cancel);
   if (!report) return std::unexpected(report.error());
   out.report = std::move(*report);
   auto id = target_.store.record_run(target_.scan_id, out.spec, out.report);

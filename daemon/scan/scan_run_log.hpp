@@ -28,11 +28,14 @@ class ScanRunLog final : public core::RunLog {
 
   util::Result<core::RecordedRun> run(const core::RunSpec& spec) override;
   util::Result<std::vector<core::RecordedRun>> run_all(const std::vector<core::RunSpec>& specs) override;
+  util::Result<core::RecordedRun> run_debugged(const core::RunSpec& spec, const core::TestExecutor::DriveFn& drive) override;
   int parallelism() const override { return parallelism_; }
   bool cancelled() const override { return target_.cancel.load(); }
   void plan(int n) override;
 
  private:
+  util::Result<core::RecordedRun> execute(const core::RunSpec& spec, const core::TestExecutor::DriveFn* drive);
+
   core::TestExecutor& executor_;
   RunLogTarget target_;
   int parallelism_;

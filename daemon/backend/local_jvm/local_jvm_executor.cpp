@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "backend/local_jvm/runner_results.hpp"
+#include "jdwp/launch.hpp"
 #include "util/log.hpp"
 #include "util/process.hpp"
 
@@ -137,6 +138,50 @@ util::Result<core::RunReport> LocalJvmExecutor::run(const core::RunSpec& spec, c
   if (!status->success()) report.infra_reason = "the JVM " + end;
   assemble_report(*stream, spec.tests, end, report);
   log->debug("run {} ({} tests) {} in {:.0f} ms", base.filename().string(), spec.tests.size(), end, report.wall_ms);
+  return report;
+}
+
+util::Result<core::RunReport> LocalJvmExecutor::run_debugged(const core::RunSpec& spec, const core::CancelFlag& cancel,
+                                                             const DriveFn& drive) {
+  static auto log = util::logger("backend");
+  std::error_code ec;
+  fs::create_directories(config_.work_dir, ec);
+  fs::path base = config_.work_dir / ("run-" + std::to_string(next_file_++));
+  fs::path tests_file = base.string() + ".tests", results_file = base.string() + ".results";
+  if (auto w = write_lines(tests_file, spec.tests); !w) return std::unexpected(w.error());
+
+  core::RunReport report;
+  report.log_path = base.string() + ".log";
+  auto started = std::chrono::steady_clock::now();
+  auto deadline = started + std::chrono::milliseconds(spec.timeout_ms);
+  auto launched = jdwp::launch({.argv = command("run", tests_file, results_file), .stdout_path = report.log_path},
+                               jdwp::LaunchOptions{.suspend = true});
+  if (!launched) return std::unexpected(launched.error());
+  auto driven = drive(*launched->vm);
+  if (!driven) {
+    launched->child.kill_group();
+    (void)launched->child.wait(std::chrono::steady_clock::now() + std::chrono::seconds(5));
+    return std::unexpected(driven.error());
+  }
+  if (launched->vm->alive()) (void)launched->vm->detach(core::deadline_in(std::chrono::seconds(5)));
+  auto status = launched->child.wait(deadline, &cancel);
+  launched->vm.reset();
+  if (!status) return std::unexpected(status.error());
+  report.wall_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
+  report.exit_code = status->exited ? status->code : -1;
+  report.signal = status->exited ? 0 : status->signal;
+  report.timed_out = status->timed_out;
+  if (status->cancelled) return util::fail(util::Errc::cancelled, "run cancelled");
+
+  auto text = read_file(results_file);
+  if (!text) return std::unexpected(text.error());
+  auto stream = parse_run_stream(*text, spec.tests.size());
+  if (!stream) return std::unexpected(stream.error());
+  std::string end = status->timed_out ? "was killed at the " + std::to_string(spec.timeout_ms / 1000) + " s deadline"
+                                      : status->describe();
+  if (!status->success()) report.infra_reason = "the JVM " + end;
+  assemble_report(*stream, spec.tests, end, report);
+  log->debug("debugged run {} ({} tests) {} in {:.0f} ms", base.filename().string(), spec.tests.size(), end, report.wall_ms);
   return report;
 }
 

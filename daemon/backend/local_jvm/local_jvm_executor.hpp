@@ -36,6 +36,9 @@ class LocalJvmExecutor final : public core::TestExecutor {
 
   util::Result<Discovery> discover(const std::vector<core::TestId>& ids, const core::CancelFlag& cancel) override;
   util::Result<core::RunReport> run(const core::RunSpec& spec, const core::CancelFlag& cancel) override;
+  // The same runner command under the JDWP agent (jdwp::launch, suspended before main).
+  util::Result<core::RunReport> run_debugged(const core::RunSpec& spec, const core::CancelFlag& cancel,
+                                             const DriveFn& drive) override;
   int parallelism() const override { return config_.parallelism; }
 
   // The full java command line for a runner invocation (also used to start JVMs under JDWP).
