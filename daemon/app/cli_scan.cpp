@@ -20,10 +20,16 @@ namespace {
 using nlohmann::json;
 
 const char* scan_usage =
-    "usage: flakescan scan --classpath CP --tests ID[,ID...] [options]\n\n"
+    "usage: flakescan scan --classpath CP --tests ID[,ID...] [options]\n"
+    "       flakescan scan --backend adb --test-apk APK [--apk APK] --tests ID[,ID...] [options]\n\n"
     "  --classpath CP        the test runtime classpath (test classes, main classes, libraries), ':'-separated\n"
     "  --tests IDS           pkg.Class#method or pkg.Class (all its tests), comma-separated; may repeat\n"
     "  --tests-file FILE     more ids, one per line\n"
+    "  --backend NAME        local (default: JVMs on this machine) or adb (devices and emulators)\n"
+    "  --apk, --test-apk     adb: the app and the test APK to install\n"
+    "  --adb-server H:P      adb: an adb server to use (repeatable; default 127.0.0.1:5037)\n"
+    "  --runner CLASS        adb: the instrumentation runner (default androidx.test.runner.AndroidJUnitRunner)\n"
+    "  --clear-state         adb: clear the app's data between runs\n"
     "  --techniques LIST     rerun (default), order, nio, ... comma-separated\n"
     "  --runs N              runs per test for rerun (default 10)\n"
     "  --isolation MODE      fresh_jvm (default: one JVM per run) or shared_jvm\n"
@@ -93,8 +99,9 @@ void print_summary(const json& file) {
 int cli_scan(const Args& args) {
   auto parsed = parse_options(args,
                               {"classpath", "tests", "tests-file", "techniques", "runs", "isolation", "seed",
-                               "timeout-seconds", "max-runs", "max-seconds", "parallel", "out", "daemon"},
-                              {"keep-daemon", "quiet", "help"});
+                               "timeout-seconds", "max-runs", "max-seconds", "parallel", "out", "daemon", "backend",
+                               "apk", "test-apk", "adb-server", "runner"},
+                              {"keep-daemon", "quiet", "help", "clear-state"});
   if (!parsed) return usage_error(parsed.error().message);
   const auto& o = *parsed;
   if (o.has("help")) {
@@ -110,9 +117,22 @@ int cli_scan(const Args& args) {
     tests.insert(tests.end(), lines->begin(), lines->end());
   }
   if (tests.empty()) return usage_error("--tests is required");
-  if (!o.has("classpath")) return usage_error("--classpath is required");
-
-  json body{{"backend", "local"}, {"classpath", o.get("classpath")}};
+  std::string backend = o.get("backend", "local");
+  json body{{"backend", backend}};
+  if (backend == "local") {
+    if (!o.has("classpath")) return usage_error("--classpath is required");
+    body["classpath"] = o.get("classpath");
+  } else if (backend == "adb") {
+    if (!o.has("test-apk")) return usage_error("--test-apk is required with --backend adb");
+    json adb{{"test_apk", o.get("test-apk")}};
+    if (o.has("apk")) adb["app_apk"] = o.get("apk");
+    if (auto it = o.values.find("adb-server"); it != o.values.end()) adb["servers"] = it->second;
+    if (o.has("runner")) adb["runner"] = o.get("runner");
+    if (o.has("clear-state")) adb["clear_state"] = true;
+    body["adb"] = adb;
+  } else {
+    return usage_error("--backend must be local or adb");
+  }
   std::string joined;
   for (const auto& t : tests) joined += (joined.empty() ? "" : ",") + t;
   body["tests"] = joined;
