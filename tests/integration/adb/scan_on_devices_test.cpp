@@ -4,6 +4,8 @@
 #include <catch2/catch.hpp>
 
 #include <atomic>
+#include <condition_variable>
+#include <mutex>
 #include <filesystem>
 #include <fstream>
 #include <thread>
@@ -34,22 +36,40 @@ TEST_CASE("a scan with backend adb on three fake devices gives correct verdicts"
   for (auto s : {"emulator-5554", "emulator-5556", "emulator-5558"}) fake.add_device({s});
   std::atomic<int> flaky_runs{0};
   std::atomic<bool> unplugged{false};
-  fake.on_shell([&](const std::string& serial, const std::string& cmd) -> std::optional<test::FakeReply> {
+  // The first instrumentation waits (up to 5 s) for a second one to start, so that runs
+  // overlap whenever the scan runs them in parallel, however fast the fake answers.
+  std::mutex pair_mutex;
+  std::condition_variable pair_cv;
+  int pair_waiting = 0;
+  bool paired = false;
+  fake.on_shell([&](const std::string&, const std::string& cmd) -> std::optional<test::FakeReply> {
     if (!cmd.starts_with("am instrument")) return std::nullopt;
+    bool listing = cmd.find("-e 'log' 'true'") != std::string::npos;  // the scan's discovery: a dry run
     std::vector<test::ScriptedTest> tests;
     for (const auto& id : test::instrumented_tests(cmd)) {
       auto hash = id.find('#');
       test::ScriptedTest t{id.substr(0, hash), id.substr(hash + 1)};
-      bool fails = id == "demo.AsyncTest#alwaysFails" || (id == "demo.AsyncTest#flaky" && ++flaky_runs % 4 == 0);
+      bool fails = !listing && (id == "demo.AsyncTest#alwaysFails" || (id == "demo.AsyncTest#flaky" && ++flaky_runs % 4 == 0));
       if (fails) t.code = -2, t.stack = test::assertion_stack(t.cls, t.method, 23);
       tests.push_back(t);
     }
     test::FakeReply r;
     r.out = test::transcript(tests);
     r.chunk = 128;
+    if (listing) return r;
+    r.before = [&] {
+      std::unique_lock lock(pair_mutex);
+      if (paired) return;
+      if (++pair_waiting >= 2) {
+        paired = true;
+        pair_cv.notify_all();
+        return;
+      }
+      if (!pair_cv.wait_for(lock, std::chrono::seconds(5), [&] { return paired; })) --pair_waiting;
+    };
     // One device is unplugged in the middle of its first run that reports a failure: that
     // failure must not count.
-    if (serial == "emulator-5558" && r.out.find("CODE: -2") != std::string::npos && !unplugged.exchange(true))
+    if (r.out.find("CODE: -2") != std::string::npos && !unplugged.exchange(true))
       r.unplug_after = r.out.find("CODE: -2") + 12;
     return r;
   });
