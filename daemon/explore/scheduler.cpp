@@ -17,6 +17,8 @@ struct State {
   std::optional<core::VmEvent> parked;    // testing thread held at the position
   std::optional<Clock::time_point> waiting_for_event;
   core::RequestHandle exit_watch = 0;
+  core::ThreadRef settling;               // released poster, until it is idle or ended
+  Clock::time_point settling_since;
   int current_line = -1;
   Clock::time_point line_since = Clock::now();
   bool test_over = false;
@@ -40,6 +42,13 @@ util::Result<void> run_schedule(core::Vm& vm, const std::string& test, const Sch
                                  ? session.statement_index(*request.position) : -1;
 
   // Lets the held event in; the testing thread (if parked) goes on at the hook's exit.
+  // The released poster is idle (waiting, sleeping) or gone: the testing thread may go on.
+  auto poster_settled = [&]() -> bool {
+    if (Clock::now() - st.settling_since >= options.settle_cap) return true;
+    auto status = vm.thread_status(st.settling, call());
+    if (!status) return true;  // the thread has ended
+    return status->state != core::ThreadState::running && status->state != core::ThreadState::unknown;
+  };
   auto release = [&]() -> util::Result<void> {
     auto watch = session.watch_hook_exit(st.held->thread, call());
     if (!watch) return std::unexpected(watch.error());
@@ -62,6 +71,12 @@ util::Result<void> run_schedule(core::Vm& vm, const std::string& test, const Sch
       if (ev.error().code == util::Errc::disconnected) return {};
       if (ev.error().code != util::Errc::timeout) return std::unexpected(ev.error());
       auto now = Clock::now();
+      if (st.settling && poster_settled()) {
+        st.settling = {};
+        if (auto r = let_testing_go(); !r) return r;
+        if (st.test_over) return {};
+        continue;
+      }
       if (st.waiting_for_event && now - *st.waiting_for_event >= options.event_wait) {
         st.waiting_for_event.reset();
         st.released = true;  // the event did not come to the position: nothing to delay
@@ -99,7 +114,7 @@ util::Result<void> run_schedule(core::Vm& vm, const std::string& test, const Sch
           st.waiting_for_event = Clock::now();
           continue;
         }
-        if (st.exit_watch) {  // the released event is still being enqueued
+        if (st.exit_watch || st.settling) {  // the released event is still being enqueued
           st.parked = *ev;
           continue;
         }
@@ -149,8 +164,11 @@ util::Result<void> run_schedule(core::Vm& vm, const std::string& test, const Sch
         if (st.exit_watch && session.is_hook_exit(*ev, st.exit_watch)) {
           (void)vm.clear(st.exit_watch, call());
           st.exit_watch = 0;
-          if (auto r = let_testing_go(); !r) return r;
-          if (st.test_over) return {};
+          if (!st.parked) continue;
+          // ALGORITHMS.md: the testing thread goes on once the poster is idle or ended (a
+          // poster that posts a second event right after the first delivers it too).
+          st.settling = ev->thread;
+          st.settling_since = Clock::now();
           continue;
         }
         break;

@@ -5,7 +5,8 @@
 // there (it holds no lock at the method's first instruction) while every other thread runs.
 //   * position = a line: when the testing thread reaches that line's breakpoint it is held,
 //     the posting thread is released and the testing thread goes on once the hook method
-//     has returned (the event is enqueued). If the testing thread gets there first, it
+//     has returned (the event is enqueued) and the posting thread is idle (waiting,
+//     sleeping) or ended, so events it posts right after the held one come in too. If the testing thread gets there first, it
 //     waits there for the event (up to event_wait; after that the position is unrealised).
 //   * position = end_of_test: held until the test method has returned.
 //   * what-if (no position): held until the testing thread blocks (waits without progress
@@ -38,6 +39,7 @@ struct ScheduleOptions {
   trace::HookConfig hook;
   std::chrono::milliseconds grace{1500};
   std::chrono::milliseconds event_wait{2000};
+  std::chrono::milliseconds settle_cap{3000};   // longest wait for a released poster to go idle
   std::chrono::milliseconds deadline{90000};
 };
 

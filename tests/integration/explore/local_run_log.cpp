@@ -1,5 +1,7 @@
 #include "integration/explore/local_run_log.hpp"
 
+#include <thread>
+
 namespace flakescan::test_support {
 
 util::Result<core::RecordedRun> LocalRunLog::keep(const core::RunSpec& spec, util::Result<core::RunReport> report) {
@@ -13,9 +15,17 @@ util::Result<core::RecordedRun> LocalRunLog::keep(const core::RunSpec& spec, uti
 util::Result<core::RecordedRun> LocalRunLog::run(const core::RunSpec& spec) { return keep(spec, executor_.run(spec, cancel_)); }
 
 util::Result<std::vector<core::RecordedRun>> LocalRunLog::run_all(const std::vector<core::RunSpec>& specs) {
+  std::vector<util::Result<core::RecordedRun>> done(specs.size(), util::fail(util::Errc::cancelled, "not run"));
+  std::atomic<size_t> next{0};
+  auto work = [&] {
+    for (size_t i = next++; i < specs.size(); i = next++) done[i] = run(specs[i]);
+  };
+  std::vector<std::thread> threads;
+  for (int t = 1; t < parallelism_; ++t) threads.emplace_back(work);
+  work();
+  for (auto& t : threads) t.join();
   std::vector<core::RecordedRun> out;
-  for (const auto& s : specs) {
-    auto r = run(s);
+  for (auto& r : done) {
     if (!r) return std::unexpected(r.error());
     out.push_back(std::move(*r));
   }

@@ -11,12 +11,12 @@ namespace flakescan::test_support {
 
 class LocalRunLog final : public core::RunLog {
  public:
-  explicit LocalRunLog(core::TestExecutor& executor) : executor_(executor) {}
+  LocalRunLog(core::TestExecutor& executor, int parallelism = 1) : executor_(executor), parallelism_(parallelism) {}
 
   util::Result<core::RecordedRun> run(const core::RunSpec& spec) override;
   util::Result<std::vector<core::RecordedRun>> run_all(const std::vector<core::RunSpec>& specs) override;
   util::Result<core::RecordedRun> run_debugged(const core::RunSpec& spec, const core::TestExecutor::DriveFn& drive) override;
-  int parallelism() const override { return 1; }
+  int parallelism() const override { return parallelism_; }
   bool cancelled() const override { return false; }
   void plan(int) override {}
 
@@ -26,6 +26,7 @@ class LocalRunLog final : public core::RunLog {
  private:
   util::Result<core::RecordedRun> keep(const core::RunSpec& spec, util::Result<core::RunReport> report);
   core::TestExecutor& executor_;
+  int parallelism_;
   core::CancelFlag cancel_{false};
   mutable std::mutex mutex_;
   std::vector<core::RecordedRun> runs_;

@@ -1,0 +1,161 @@
+// bench/explore driver: for every example of examples/android-style/expectations.json,
+// `explore` against rerun-N and the noise mode (rerun-N under stress-ng), side by side.
+// Usage: driver RUNNER_JAR CLASSPATH_FILE EXPECTATIONS RERUNS NOISE_RUNS [TRACE_DIR]
+// (RERUNS / NOISE_RUNS 0: skip that baseline; TRACE_DIR: also write each test's trace).
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "backend/local_jvm/local_jvm_executor.hpp"
+#include "explore/explore.hpp"
+#include "integration/explore/local_run_log.hpp"
+#include "rerun/rerun.hpp"
+#include "trace/tracer.hpp"
+
+namespace fs = std::filesystem;
+using namespace flakescan;
+using Clock = std::chrono::steady_clock;
+
+namespace {
+
+std::vector<std::string> read_classpath(const std::string& file) {
+  std::ifstream in(file);
+  std::string line;
+  std::getline(in, line);
+  std::vector<std::string> out;
+  std::stringstream parts(line);
+  for (std::string p; std::getline(parts, p, ':');)
+    if (!p.empty()) out.push_back(p);
+  return out;
+}
+
+struct Row {
+  bool found = false;
+  int runs = 0;
+  double seconds = 0;
+  std::string note;
+};
+
+template <class Fn>
+Row measure(test_support::LocalRunLog& log, const std::string& test, Fn technique, const std::string& racing) {
+  Row row;
+  size_t before = log.recorded().size();
+  auto started = Clock::now();
+  core::TechniqueInput input;
+  input.tests = {test};
+  auto verdicts = technique(input, log);
+  row.seconds = std::chrono::duration<double>(Clock::now() - started).count();
+  row.runs = int(log.recorded().size() - before);
+  if (!verdicts || verdicts->empty()) {
+    row.note = verdicts ? "no verdict" : verdicts.error().message;
+    return row;
+  }
+  const auto& v = (*verdicts)[0];
+  row.found = v.verdict == core::VerdictKind::flaky;
+  auto line = v.evidence.details.find("racing_line");
+  if (!racing.empty() && line != v.evidence.details.end()) {
+    row.note = "racing " + line->second + (line->second == racing ? "" : " (expected " + racing + ")");
+    row.found = row.found && line->second == racing;
+  }
+  auto to = v.evidence.details.find("delayed_to_statement");
+  if (to != v.evidence.details.end()) row.note += ", delayed to " + to->second;
+  if (v.verdict != core::VerdictKind::flaky && racing.empty()) row.note = std::string(core::verdict_name(v.verdict));
+  if (!row.found && !racing.empty() && row.note.empty()) row.note = v.evidence.reason.substr(0, 120);
+  return row;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 6) {
+    std::fprintf(stderr, "usage: driver RUNNER_JAR CLASSPATH_FILE EXPECTATIONS RERUNS NOISE_RUNS [TRACE_DIR]\n");
+    return 2;
+  }
+  backend::LocalJvmConfig config;
+  config.runner_jar = argv[1];
+  config.platform_jars = backend::default_platform_jars("/usr/share/java");
+  config.classpath = read_classpath(argv[2]);
+  config.work_dir = fs::temp_directory_path() / ("flakescan-explore-bench-" + std::to_string(::getpid()));
+  config.parallelism = 2;
+  nlohmann::json expectations = nlohmann::json::parse(std::ifstream(argv[3]));
+  const int reruns = std::atoi(argv[4]), noise_runs = std::atoi(argv[5]);
+  backend::LocalJvmExecutor executor(config);
+  test_support::LocalRunLog log(executor, 2);
+
+  if (argc > 6) {  // record traces for the unit tests' fixtures
+    fs::create_directories(argv[6]);
+    for (const auto& t : expectations["tests"]) {
+      std::string test = t["id"];
+      trace::Trace tr;
+      core::RunSpec spec;
+      spec.tests = {test};
+      spec.technique = "trace";
+      auto run = log.run_debugged(spec, [&](core::Vm& vm) { return trace::trace_test(vm, test, {}, tr); });
+      if (!run) {
+        std::fprintf(stderr, "%s: %s\n", test.c_str(), run.error().message.c_str());
+        continue;
+      }
+      tr.outcome = run->report.outcome_at(0);
+      std::ofstream(fs::path(argv[6]) / (test.substr(test.rfind('.') + 1) + ".trace")) << trace::format_trace(tr);
+    }
+  }
+
+  int flaky = 0, found = 0, explore_runs = 0, rerun_found = 0, rerun_runs = 0, noise_found = 0, twins_flagged = 0;
+  double explore_seconds = 0, rerun_seconds = 0, noise_seconds = 0;
+  std::printf("| test | flaky | explore: found, runs, s | rerun-%d: found, runs, s | noise-%d: found, runs, s | explore notes |\n",
+              reruns, noise_runs);
+  std::printf("|---|---|---|---|---|---|\n");
+  for (const auto& t : expectations["tests"]) {
+    std::string test = t["id"];
+    bool is_flaky = t["flaky"];
+    std::string racing = is_flaky ? std::to_string(int(t["racing_line"])) : "";
+    Row e = measure(log, test, explore::explore_technique(), racing);
+    explore_runs += e.runs;
+    explore_seconds += e.seconds;
+    Row r, n;
+    if (is_flaky) {
+      ++flaky;
+      found += e.found;
+      if (reruns > 0) {
+        r = measure(log, test, [&](core::TechniqueInput in, core::RunLog& l) {
+          in.budget.runs_per_test = reruns;
+          return rerun::run_rerun(in, l);
+        }, "");
+        rerun_found += r.found;
+        rerun_runs += r.runs;
+        rerun_seconds += r.seconds;
+      }
+      if (noise_runs > 0) {
+        n = measure(log, test, [&](core::TechniqueInput in, core::RunLog& l) {
+          in.budget.runs_per_test = noise_runs;
+          in.budget.max_seconds = 600;
+          return explore::run_noise(in, l);
+        }, "");
+        noise_found += n.found;
+        noise_seconds += n.seconds;
+      }
+    } else {
+      twins_flagged += e.found;
+    }
+    auto cell = [](const Row& x, bool ran) {
+      char buf[96];
+      if (!ran) return std::string("-");
+      std::snprintf(buf, sizeof buf, "%s, %d, %.1f", x.found ? "yes" : "no", x.runs, x.seconds);
+      return std::string(buf);
+    };
+    std::printf("| %s | %s | %s | %s | %s | %s |\n", test.substr(test.rfind('.') + 1).c_str(), is_flaky ? "yes" : "twin",
+                cell(e, true).c_str(), cell(r, is_flaky && reruns > 0).c_str(), cell(n, is_flaky && noise_runs > 0).c_str(),
+                e.note.c_str());
+    std::fflush(stdout);
+  }
+  fs::remove_all(config.work_dir);
+  std::printf("twins called flaky by explore: %d; seconds: explore %.1f, rerun %.1f, noise %.1f\n", twins_flagged,
+              explore_seconds, rerun_seconds, noise_seconds);
+  std::printf("RESULT explore found=%d/%d runs=%d seconds=%.0f rerun_found=%d/%d rerun_runs=%d noise_found=%d/%d\n", found,
+              flaky, explore_runs, explore_seconds, rerun_found, flaky, rerun_runs, noise_found, flaky);
+  return 0;
+}
