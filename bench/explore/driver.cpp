@@ -100,7 +100,9 @@ int main(int argc, char** argv) {
         continue;
       }
       tr.outcome = run->report.outcome_at(0);
-      std::ofstream(fs::path(argv[6]) / (test.substr(test.rfind('.') + 1) + ".trace")) << trace::format_trace(tr);
+      std::string file = test.substr(test.rfind('.') + 1);
+      file[file.find('#')] = '.';
+      std::ofstream(fs::path(argv[6]) / (file + ".trace")) << trace::format_trace(tr);
     }
   }
 
