@@ -36,7 +36,7 @@ int main(int argc, char** argv) {
   }
   double parse_s = std::chrono::duration<double>(Clock::now() - t0).count();
   double mb_s = double(text.size()) * parse_rounds / parse_s / 1e6;
-  std::printf("parser: %d x %zu bytes in %.3f s: %.1f MB/s, %.0f status blocks/s (%zu tests)\n", parse_rounds, text.size(),
+  std::printf("parser: %d x %zu bytes in %.3f s: %.1f MB/s, %.0f tests/s (%zu tests)\n", parse_rounds, text.size(),
               parse_s, mb_s, double(tests_seen) / parse_s, tests_seen);
 
   // 2. Executor against the fake server.
