@@ -84,6 +84,12 @@ void DeviceRegistry::track(std::size_t server) {
           log->warn("adb server {} sent a malformed device list: {}", servers_[server].str(), list.error().message);
           continue;  // one bad update never ends tracking
         }
+        // track-devices sends the short format: ask host:devices-l once for model/product.
+        if (auto detailed = client.devices(wire::after(std::chrono::milliseconds(2000)))) {
+          for (auto& d : *list)
+            for (const auto& l : *detailed)
+              if (l.serial == d.serial) d.model = l.model, d.product = l.product, d.transport_id = l.transport_id;
+        }
         update(server, *list);
       }
     }

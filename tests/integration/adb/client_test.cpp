@@ -148,6 +148,8 @@ TEST_CASE("device registry tracks devices live through host:track-devices", "[ad
   };
   REQUIRE(wait_for([&](auto s) { return state_of(s, "emulator-5554") == "device"; }));
   CHECK(state_of(registry.snapshot(), "serial-unauth") == "unauthorized");
+  for (const auto& d : registry.snapshot())
+    if (d.serial == "emulator-5554") CHECK(d.model == "sdk_gphone64_x86_64");  // from host:devices-l
   CHECK(registry.ready_count() == 1);
 
   fake.add_device({"emulator-5556"});
