@@ -1,5 +1,7 @@
 #include "scan/scan_manager.hpp"
 
+#include <algorithm>
+#include <map>
 #include <random>
 
 #include "rerun/outcome_tally.hpp"
@@ -325,7 +327,21 @@ util::Result<nlohmann::json> ScanManager::replay(const std::string& id, const nl
     specs[i].purpose = "replay " + std::to_string(i + 1) + "/" + std::to_string(runs_wanted) + " of " + test;
     specs[i].seed = request->seed;
   }
-  auto finished = runs.run_all(specs);
+  // A technique whose reproducer is a schedule (explore) replays through its table entry.
+  std::string technique = verdict.value("technique", "");
+  auto entry = std::find_if(technique_table().begin(), technique_table().end(),
+                            [&](const TechniqueEntry& t) { return t.name == technique && t.replay; });
+  util::Result<std::vector<core::RecordedRun>> finished = std::vector<core::RecordedRun>{};
+  if (entry != technique_table().end()) {
+    auto details = evidence.value("details", json::object()).get<std::map<std::string, std::string>>();
+    for (int i = 0; i < runs_wanted && finished; ++i) {
+      auto run = entry->replay(test, details, runs);
+      if (run) finished->push_back(std::move(*run));
+      else finished = std::unexpected(run.error());
+    }
+  } else {
+    finished = runs.run_all(specs);
+  }
   if (!finished) return std::unexpected(finished.error());
   rerun::OutcomeTally tally;
   json run_list = json::array();
