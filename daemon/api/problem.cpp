@@ -45,12 +45,12 @@ const char* title(util::Errc code) {
 
 }  // namespace
 
-std::string problem_json(const util::Error& error, const std::string& instance) {
+std::string problem_json(const util::Error& error, const std::string& instance, int status) {
   std::string code(util::errc_name(error.code));
   std::replace(code.begin(), code.end(), '_', '-');
   return nlohmann::json{{"type", "https://flakescan.io/problems/" + code},
                         {"title", title(error.code)},
-                        {"status", http_status(error.code)},
+                        {"status", status ? status : http_status(error.code)},
                         {"detail", error.message},
                         {"instance", instance}}
       .dump();

@@ -11,6 +11,7 @@ int http_status(util::Errc code);
 
 // {"type": "https://flakescan.io/problems/<code>", "title": ..., "status": ..., "detail": ...,
 //  "instance": <request target>}
-std::string problem_json(const util::Error& error, const std::string& instance);
+// `status` 0: the status of the error's code.
+std::string problem_json(const util::Error& error, const std::string& instance, int status = 0);
 
 }  // namespace flakescan::api

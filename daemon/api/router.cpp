@@ -85,6 +85,7 @@ Response Router::route(const Request& req) const {
   auto method_not_allowed = [&] {
     Response r = fail({Errc::invalid_argument, req.method + " is not allowed on " + req.target});
     r.status = 405;
+    r.body = problem_json({Errc::invalid_argument, req.method + " is not allowed on " + req.target}, req.target, 405);
     return r;
   };
   if (parts.empty() || parts[0] != "v1") return fail({Errc::not_found, "no resource at " + req.target + " (the API lives under /v1)"});

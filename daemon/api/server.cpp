@@ -1,6 +1,7 @@
 #include "api/server.hpp"
 
 #include <chrono>
+#include <tuple>
 
 #include <boost/asio/as_tuple.hpp>
 #include <boost/asio/co_spawn.hpp>
@@ -134,22 +135,33 @@ awaitable<void> Server::session(tcp::socket socket) {
   for (;;) {
     http::request_parser<http::string_body> parser;
     parser.header_limit(16 * 1024);
+    // The body limit depends on the route, known only once the header is in: read the header
+    // with no limit, then apply the route's (to a declared length here, to chunks as they come).
+    parser.body_limit(boost::none);
     stream.expires_after(std::chrono::seconds(config_.read_timeout_seconds));
-    auto [hec, hn] = co_await http::async_read_header(stream, buffer, parser, use_tuple);
+    beast::error_code hec;
+    std::tie(hec, std::ignore) = co_await http::async_read_header(stream, buffer, parser, use_tuple);
     if (hec) co_return;  // closed, timed out, or garbage before a header: nothing to answer
     const auto& header = parser.get();
     std::string method(header.method_string());
     std::string target(header.target());
-    parser.body_limit(router_.body_limit(method, target));
-    auto [bec, bn] = co_await http::async_read(stream, buffer, parser, use_tuple);
+    const size_t limit = router_.body_limit(method, target);
+    beast::error_code bec;
+    bool too_large = parser.content_length() && *parser.content_length() > limit;
+    if (!too_large) {
+      parser.body_limit(limit);
+      std::tie(bec, std::ignore) = co_await http::async_read(stream, buffer, parser, use_tuple);
+      too_large = bec == http::error::body_limit;
+    }
     Response response;
     bool keep_alive = header.keep_alive();
     const unsigned version = header.version();  // `header` is moved out by release() below
-    if (bec == http::error::body_limit) {
+    if (too_large) {
       response = error_response({util::Errc::too_large, "the request body is over the limit of " +
-                                                            std::to_string(router_.body_limit(method, target)) + " bytes"}, target);
+                                                            std::to_string(limit) + " bytes"}, target);
       keep_alive = false;
     } else if (bec) {
+      util::logger("api")->debug("{} {}: reading the body failed: {}", method, target, bec.message());
       co_return;
     } else {
       auto req = parser.release();
@@ -170,7 +182,22 @@ awaitable<void> Server::session(tcp::socket socket) {
     }
     auto out = to_beast(response, version, keep_alive);
     stream.expires_after(std::chrono::seconds(config_.read_timeout_seconds));
-    auto [wec, wn] = co_await http::async_write(stream, out, use_tuple);
+    beast::error_code wec;
+    std::tie(wec, std::ignore) = co_await http::async_write(stream, out, use_tuple);
+    util::logger("api")->debug("{} {}: answered {} ({})", method, target, response.status, wec ? wec.message() : "ok");
+    if (!wec && too_large) {
+      // Lingering close: take in the rest of the refused body (bounded) so that a client
+      // still sending it can read the 413 instead of meeting a reset.
+      std::vector<char> scratch(64 * 1024);
+      stream.expires_after(std::chrono::seconds(5));
+      for (size_t drained = 0; drained < (size_t(256) << 20);) {
+        beast::error_code rec;
+        size_t n = 0;
+        std::tie(rec, n) = co_await stream.async_read_some(net::buffer(scratch), use_tuple);
+        if (rec) break;
+        drained += n;
+      }
+    }
     if (wec || !keep_alive) {
       beast::error_code ignored;
       stream.socket().shutdown(tcp::socket::shutdown_send, ignored);

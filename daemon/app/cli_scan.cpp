@@ -36,6 +36,7 @@ const char* scan_usage =
     "  --seed N              seed for every randomised choice (default 1)\n"
     "  --timeout-seconds N   deadline of one run (default 60 s + 10 s per test in it)\n"
     "  --max-runs N          budget: total runs;  --max-seconds N: budget: wall time\n"
+    "  --max-orders N        budget of the order technique: orders tried (default 10)\n"
     "  --parallel N          runs at the same time (default: the machine's cores)\n"
     "  --out FILE            where to write the verdict file (default verdicts.json)\n"
     "  --daemon URL          use this daemon (default $FLAKESCAN_DAEMON or http://127.0.0.1:7711,\n"
@@ -99,7 +100,7 @@ void print_summary(const json& file) {
 int cli_scan(const Args& args) {
   auto parsed = parse_options(args,
                               {"classpath", "tests", "tests-file", "techniques", "runs", "isolation", "seed",
-                               "timeout-seconds", "max-runs", "max-seconds", "parallel", "out", "daemon", "backend",
+                               "timeout-seconds", "max-runs", "max-seconds", "max-orders", "parallel", "out", "daemon", "backend",
                                "apk", "test-apk", "adb-server", "runner"},
                               {"keep-daemon", "quiet", "help", "clear-state"});
   if (!parsed) return usage_error(parsed.error().message);
@@ -145,8 +146,9 @@ int cli_scan(const Args& args) {
     if (o.has("parallel")) body["parallelism"] = std::stoi(o.get("parallel"));
     if (o.has("max-runs")) budget["max_runs"] = std::stoi(o.get("max-runs"));
     if (o.has("max-seconds")) budget["max_seconds"] = std::stoi(o.get("max-seconds"));
+    if (o.has("max-orders")) budget["max_orders"] = std::stoi(o.get("max-orders"));
   } catch (const std::exception&) {
-    return usage_error("--runs, --seed, --timeout-seconds, --parallel, --max-runs and --max-seconds take whole numbers");
+    return usage_error("--runs, --seed, --timeout-seconds, --parallel and the --max-* budgets take whole numbers");
   }
   if (!budget.empty()) body["budget"] = budget;
   if (o.has("isolation")) body["isolation"] = o.get("isolation");

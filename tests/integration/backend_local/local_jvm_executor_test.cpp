@@ -2,6 +2,8 @@
 // test can take the JVM down (hang, System.exit, halt, failing static initialiser).
 #include <catch2/catch.hpp>
 
+#include <thread>
+
 #include "backend/local_jvm/local_jvm_executor.hpp"
 #include "support/daemon/daemon_process.hpp"
 

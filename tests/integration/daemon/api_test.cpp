@@ -69,6 +69,7 @@ TEST_CASE("bad scan requests get 4xx problem+json naming the problem", "[integra
 TEST_CASE("an oversize body is refused with 413 before it is read whole", "[integration][api]") {
   std::string big(2 << 20, ' ');
   auto r = daemon().client().request("POST", "/v1/scans", big);
+  INFO((r ? std::string() : r.error().message));
   REQUIRE(r);
   check_problem(*r, 413, "over the limit");
   // The daemon still serves.

@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include <set>
+#include <thread>
 
 #include "store/store.hpp"
 #include "support/daemon/daemon_process.hpp"

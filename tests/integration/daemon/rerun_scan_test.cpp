@@ -28,13 +28,13 @@ TEST_CASE("rerun finds the async-wait test flaky and leaves stable tests alone",
   auto status = daemon.run_scan(body);
   REQUIRE(status["state"] == "completed");
   std::string id = status["id"];
-  CHECK(status["progress"]["runs_done"] == 12 * 7);
-  CHECK(status["progress"]["tests"] == 7);
+  CHECK(status["progress"]["runs_done"] == 12 * 8);
+  CHECK(status["progress"]["tests"] == 8);
 
   auto file = daemon.get_json("/v1/scans/" + id + "/verdicts");
   CHECK(file["schema_version"] == 1);
   auto v = by_test(file);
-  REQUIRE(v.size() == 8);
+  REQUIRE(v.size() == 9);
 
   const auto& async = v["demo.basic.AsyncPriceTest#showsPriceAfterRefresh"];
   INFO(async.dump(2));
@@ -68,7 +68,7 @@ TEST_CASE("rerun finds the async-wait test flaky and leaves stable tests alone",
   auto result = json::parse(replay->body);
   CHECK(result["reproduced"] == true);
   CHECK(result["failed"] == 2);
-  CHECK(daemon.get_json("/v1/scans/" + id)["progress"]["runs_done"] == 12 * 7 + 2);
+  CHECK(daemon.get_json("/v1/scans/" + id)["progress"]["runs_done"] == 12 * 8 + 2);
 
   // The event stream of a finished scan replays its verdicts and ends.
   std::vector<std::string> types;
@@ -77,7 +77,7 @@ TEST_CASE("rerun finds the async-wait test flaky and leaves stable tests alone",
     return true;
   });
   REQUIRE(streamed);
-  CHECK(std::count(types.begin(), types.end(), "verdict") == 8);
+  CHECK(std::count(types.begin(), types.end(), "verdict") == 9);
   CHECK(types.back() == "state");
 }
 
