@@ -111,7 +111,7 @@ util::Result<bool> HttpClient::events(const std::string& path,
   while (!parser.is_done()) {
     parser.get().body().data = chunk;
     parser.get().body().size = sizeof chunk;
-    http::read(c.stream, buffer, parser, ec);
+    http::read_some(c.stream, buffer, parser, ec);  // whatever has come: events must not wait for a full chunk
     if (ec == http::error::need_buffer) ec = {};
     if (ec == http::error::end_of_stream || ec == net::error::eof) break;
     if (ec) return util::fail(util::Errc::disconnected, "the event stream broke: " + ec.message());
