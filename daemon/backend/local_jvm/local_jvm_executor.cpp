@@ -108,53 +108,54 @@ util::Result<core::TestExecutor::Discovery> LocalJvmExecutor::discover(const std
   return parsed->discovery;
 }
 
-util::Result<core::RunReport> LocalJvmExecutor::run(const core::RunSpec& spec, const core::CancelFlag& cancel) {
-  static auto log = util::logger("backend");
+LocalJvmExecutor::RunFiles LocalJvmExecutor::next_run_files() {
   std::error_code ec;
   fs::create_directories(config_.work_dir, ec);
   fs::path base = config_.work_dir / ("run-" + std::to_string(next_file_++));
-  fs::path tests_file = base.string() + ".tests", results_file = base.string() + ".results";
-  if (auto w = write_lines(tests_file, spec.tests); !w) return std::unexpected(w.error());
+  return {base.string() + ".tests", base.string() + ".results", base.string() + ".log"};
+}
 
+util::Result<core::RunReport> LocalJvmExecutor::finish_run(const core::RunSpec& spec, const RunFiles& files,
+                                                           const util::ExitStatus& status,
+                                                           std::chrono::steady_clock::time_point started) {
+  static auto log = util::logger("backend");
   core::RunReport report;
-  report.log_path = base.string() + ".log";
-  auto started = std::chrono::steady_clock::now();
-  auto child = util::Child::spawn({.argv = command("run", tests_file, results_file), .stdout_path = report.log_path});
-  if (!child) return std::unexpected(child.error());
-  auto status = child->wait(started + std::chrono::milliseconds(spec.timeout_ms), &cancel);
-  if (!status) return std::unexpected(status.error());
+  report.log_path = files.log.string();
   report.wall_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
-  report.exit_code = status->exited ? status->code : -1;
-  report.signal = status->exited ? 0 : status->signal;
-  report.timed_out = status->timed_out;
-  if (status->cancelled) return util::fail(util::Errc::cancelled, "run cancelled");
+  report.exit_code = status.exited ? status.code : -1;
+  report.signal = status.exited ? 0 : status.signal;
+  report.timed_out = status.timed_out;
+  if (status.cancelled) return util::fail(util::Errc::cancelled, "run cancelled");
 
-  auto text = read_file(results_file);
+  auto text = read_file(files.results);
   if (!text) return std::unexpected(text.error());
   auto stream = parse_run_stream(*text, spec.tests.size());
   if (!stream) return std::unexpected(stream.error());
-  std::string end = status->timed_out ? "was killed at the " + std::to_string(spec.timeout_ms / 1000) + " s deadline"
-                                      : status->describe();
-  if (!status->success()) report.infra_reason = "the JVM " + end;
+  std::string end = status.timed_out ? "was killed at the " + std::to_string(spec.timeout_ms / 1000) + " s deadline"
+                                     : status.describe();
+  if (!status.success()) report.infra_reason = "the JVM " + end;
   assemble_report(*stream, spec.tests, end, report);
-  log->debug("run {} ({} tests) {} in {:.0f} ms", base.filename().string(), spec.tests.size(), end, report.wall_ms);
+  log->debug("run {} ({} tests) {} in {:.0f} ms", files.log.filename().string(), spec.tests.size(), end, report.wall_ms);
   return report;
+}
+
+util::Result<core::RunReport> LocalJvmExecutor::run(const core::RunSpec& spec, const core::CancelFlag& cancel) {
+  auto files = next_run_files();
+  if (auto w = write_lines(files.tests, spec.tests); !w) return std::unexpected(w.error());
+  auto started = std::chrono::steady_clock::now();
+  auto child = util::Child::spawn({.argv = command("run", files.tests, files.results), .stdout_path = files.log.string()});
+  if (!child) return std::unexpected(child.error());
+  auto status = child->wait(started + std::chrono::milliseconds(spec.timeout_ms), &cancel);
+  if (!status) return std::unexpected(status.error());
+  return finish_run(spec, files, *status, started);
 }
 
 util::Result<core::RunReport> LocalJvmExecutor::run_debugged(const core::RunSpec& spec, const core::CancelFlag& cancel,
                                                              const DriveFn& drive) {
-  static auto log = util::logger("backend");
-  std::error_code ec;
-  fs::create_directories(config_.work_dir, ec);
-  fs::path base = config_.work_dir / ("run-" + std::to_string(next_file_++));
-  fs::path tests_file = base.string() + ".tests", results_file = base.string() + ".results";
-  if (auto w = write_lines(tests_file, spec.tests); !w) return std::unexpected(w.error());
-
-  core::RunReport report;
-  report.log_path = base.string() + ".log";
+  auto files = next_run_files();
+  if (auto w = write_lines(files.tests, spec.tests); !w) return std::unexpected(w.error());
   auto started = std::chrono::steady_clock::now();
-  auto deadline = started + std::chrono::milliseconds(spec.timeout_ms);
-  auto launched = jdwp::launch({.argv = command("run", tests_file, results_file), .stdout_path = report.log_path},
+  auto launched = jdwp::launch({.argv = command("run", files.tests, files.results), .stdout_path = files.log.string()},
                                jdwp::LaunchOptions{.suspend = true});
   if (!launched) return std::unexpected(launched.error());
   auto driven = drive(*launched->vm);
@@ -164,25 +165,10 @@ util::Result<core::RunReport> LocalJvmExecutor::run_debugged(const core::RunSpec
     return std::unexpected(driven.error());
   }
   if (launched->vm->alive()) (void)launched->vm->detach(core::deadline_in(std::chrono::seconds(5)));
-  auto status = launched->child.wait(deadline, &cancel);
+  auto status = launched->child.wait(started + std::chrono::milliseconds(spec.timeout_ms), &cancel);
   launched->vm.reset();
   if (!status) return std::unexpected(status.error());
-  report.wall_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
-  report.exit_code = status->exited ? status->code : -1;
-  report.signal = status->exited ? 0 : status->signal;
-  report.timed_out = status->timed_out;
-  if (status->cancelled) return util::fail(util::Errc::cancelled, "run cancelled");
-
-  auto text = read_file(results_file);
-  if (!text) return std::unexpected(text.error());
-  auto stream = parse_run_stream(*text, spec.tests.size());
-  if (!stream) return std::unexpected(stream.error());
-  std::string end = status->timed_out ? "was killed at the " + std::to_string(spec.timeout_ms / 1000) + " s deadline"
-                                      : status->describe();
-  if (!status->success()) report.infra_reason = "the JVM " + end;
-  assemble_report(*stream, spec.tests, end, report);
-  log->debug("debugged run {} ({} tests) {} in {:.0f} ms", base.filename().string(), spec.tests.size(), end, report.wall_ms);
-  return report;
+  return finish_run(spec, files, *status, started);
 }
 
 }  // namespace flakescan::backend

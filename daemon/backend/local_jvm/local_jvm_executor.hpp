@@ -5,11 +5,13 @@
 // runner did not report becomes an infra outcome that says how the JVM ended.
 // Thread-safe: runs may be started from several threads at once (each has its own files).
 #include <atomic>
+#include <chrono>
 #include <filesystem>
 #include <string>
 #include <vector>
 
 #include "core/executor.hpp"
+#include "util/process.hpp"
 
 namespace flakescan::backend {
 
@@ -46,6 +48,14 @@ class LocalJvmExecutor final : public core::TestExecutor {
                                    const std::filesystem::path& results_file) const;
 
  private:
+  struct RunFiles {
+    std::filesystem::path tests, results, log;  // the runner's input, its results stream, its output
+  };
+  RunFiles next_run_files();
+  // Everything after the JVM ended, the same for plain and debugged runs.
+  util::Result<core::RunReport> finish_run(const core::RunSpec& spec, const RunFiles& files,
+                                           const util::ExitStatus& status, std::chrono::steady_clock::time_point started);
+
   LocalJvmConfig config_;
   std::atomic<long> next_file_{0};
 };
