@@ -182,7 +182,10 @@ int cli_scan(const Args& args) {
       auto now = std::chrono::steady_clock::now();
       int done = e.value("runs_done", 0), planned = e.value("runs_planned", 0);
       if (tty || now - last_print > std::chrono::seconds(5) || done == planned) {
-        std::fprintf(stderr, tty ? "\rflakescan: %d/%d runs" : "flakescan: %d/%d runs\n", done, planned);
+        // Techniques plan ahead only what they know; later stages (minimising, confirming)
+        // add runs as they go, so show the plan only while it is ahead.
+        if (planned >= done) std::fprintf(stderr, tty ? "\rflakescan: %d/%d runs" : "flakescan: %d/%d runs\n", done, planned);
+        else std::fprintf(stderr, tty ? "\rflakescan: %d runs   " : "flakescan: %d runs\n", done);
         last_print = now;
       }
     } else if (type == "state") {
