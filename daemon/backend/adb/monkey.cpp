@@ -138,6 +138,7 @@ util::Result<ExplorationResult> run_monkey_exploration(const flakescan::adb::Cli
     if (have_screen) actions << line.dump() << "\n";
     actions.flush();
     ++result.steps;
+    if (options.on_step) options.on_step(result);
   }
   return result;
 }

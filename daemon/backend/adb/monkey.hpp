@@ -11,6 +11,7 @@
 // is built from validated values (package grammar, integers).
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -27,6 +28,16 @@ struct TarpitScreen {
   std::vector<std::string> resource_ids;
 };
 
+struct ExplorationResult {
+  int steps = 0;
+  int screens = 0;       // dumps recorded
+  int restarts = 0;      // guided restarts
+  int crashes = 0;       // "// CRASH:" reports from Monkey
+  long long events = 0;  // Monkey events injected
+  std::string trace_dir;
+  std::vector<std::string> problems;  // steps whose dump or activity could not be read
+};
+
 struct MonkeyOptions {
   std::string package;                 // the app under exploration
   std::uint64_t seed = 1;
@@ -36,16 +47,8 @@ struct MonkeyOptions {
   int max_steps = 0;                   // 0: until the budget is spent
   std::vector<TarpitScreen> restart_at;  // guided run when not empty
   std::string out_dir;                 // trace folder to write
-};
-
-struct ExplorationResult {
-  int steps = 0;
-  int screens = 0;       // dumps recorded
-  int restarts = 0;      // guided restarts
-  int crashes = 0;       // "// CRASH:" reports from Monkey
-  long long events = 0;  // Monkey events injected
-  std::string trace_dir;
-  std::vector<std::string> problems;  // steps whose dump or activity could not be read
+  // Called after every step with the counts so far (progress for the API); may be empty.
+  std::function<void(const ExplorationResult&)> on_step;
 };
 
 util::Result<ExplorationResult> run_monkey_exploration(const flakescan::adb::Client& client, const std::string& serial,
