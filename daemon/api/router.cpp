@@ -70,12 +70,17 @@ Response error_response(const util::Error& error, const std::string& instance) {
   return r;
 }
 
+bool ExtraRoute::serves(const std::string& request_path) const {
+  if (!prefix) return request_path == path;
+  return request_path.size() > path.size() + 1 && request_path.starts_with(path) && request_path[path.size()] == '/';
+}
+
 Router::Router(scan::ScanManager& scans, std::vector<ExtraRoute> extra) : scans_(scans), extra_(std::move(extra)) {}
 
 size_t Router::body_limit(const std::string& method, const std::string& target) const {
   std::string path(target.substr(0, target.find('?')));
   for (const auto& e : extra_)
-    if (e.method == method && e.path == path) return e.body_limit;
+    if (e.method == method && e.serves(path)) return e.body_limit;
   return default_body_limit;
 }
 
@@ -91,15 +96,22 @@ Response Router::route(const Request& req) const {
   if (parts.empty() || parts[0] != "v1") return fail({Errc::not_found, "no resource at " + req.target + " (the API lives under /v1)"});
 
   std::string path(req.target.substr(0, req.target.find('?')));
+  bool path_served = false;
   for (const auto& e : extra_) {
-    if (e.path != path) continue;
-    if (e.method != req.method) return method_not_allowed();
+    if (!e.serves(path)) continue;
+    path_served = true;
+    if (e.method != req.method) continue;
+    if (e.respond) {
+      auto response = e.respond(req);
+      return response ? std::move(*response) : fail(response.error());
+    }
     auto body = e.handler(req);
     if (!body) return fail(body.error());
     Response r;
     r.body = std::move(*body);
     return r;
   }
+  if (path_served) return method_not_allowed();
 
   if (parts.size() == 2 && parts[1] == "health") {
     if (req.method != "GET") return method_not_allowed();

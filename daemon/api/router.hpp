@@ -29,13 +29,21 @@ struct Response {
   std::uint64_t stream_after = 0;
 };
 
-// An extra route served by a module outside the scan machinery (devices, ui-traces):
-// exact method and path; the handler returns the JSON body text or an error.
+// An extra route served by a module outside the scan machinery (devices, ui-traces,
+// explorations): one method on one path. `handler` answers 200 with the JSON body text it
+// returns; `respond`, when set, is used instead and gives the whole response (status,
+// Location). `prefix` routes serve the paths below `path` ("/v1/explorations/{id}"), not
+// `path` itself; the handler reads the rest from Request::target. A path that some route
+// serves with other methods only is a 405.
 struct ExtraRoute {
   std::string method;
   std::string path;
   size_t body_limit = 1 << 20;
   std::function<util::Result<std::string>(const Request&)> handler;
+  std::function<util::Result<Response>(const Request&)> respond = {};
+  bool prefix = false;
+
+  bool serves(const std::string& request_path) const;
 };
 
 class Router {

@@ -15,5 +15,6 @@ int cli_replay(const Args& args);
 int cli_report(const Args& args);
 int cli_tarpits(const Args& args);
 int cli_devices(const Args& args);
+int cli_explore_ui(const Args& args);
 
 }  // namespace flakescan::app

@@ -18,6 +18,7 @@ constexpr Command commands[] = {
     {"report", flakescan::app::cli_report, "turn verdicts.json into SARIF, JUnit XML, annotations, quarantine lists, a patch"},
     {"tarpits", flakescan::app::cli_tarpits, "find UI exploration tarpits in UI traces and the guidance for the next runs"},
     {"devices", flakescan::app::cli_devices, "list the Android devices and emulators the adb server(s) see, with their states"},
+    {"explore-ui", flakescan::app::cli_explore_ui, "run Monkey on a device through the daemon; print its tarpits and the guidance"},
 };
 
 int usage(FILE* out) {

@@ -8,11 +8,13 @@
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/signal_set.hpp>
 
+#include "api/exploration_routes.hpp"
 #include "api/router.hpp"
 #include "api/server.hpp"
 #include "app/paths.hpp"
 #include "backend/adb/config_json.hpp"
 #include "backend/local_jvm/local_jvm_executor.hpp"
+#include "exploration/exploration_manager.hpp"
 #include "scan/scan_manager.hpp"
 #include "store/store.hpp"
 #include "tarpit/api.hpp"
@@ -33,7 +35,7 @@ struct Options {
   std::string java = "java";
   std::string token;
   int max_concurrent_scans = 1;
-  std::vector<std::string> adb_servers;  // for GET /v1/devices; default 127.0.0.1:5037
+  std::vector<std::string> adb_servers;  // GET /v1/devices and explorations; default 127.0.0.1:5037
 };
 
 const char* usage_text =
@@ -43,7 +45,8 @@ const char* usage_text =
     "  --listen      address to serve the API on (default 127.0.0.1:7711; port 0 picks a free port)\n"
     "  --data-dir    store and scan files (default $FLAKESCAN_HOME or ~/.local/share/flakescan)\n"
     "  --port-file   write the bound port to this file once listening\n"
-    "  --adb-server  adb server whose devices GET /v1/devices lists (repeatable; default 127.0.0.1:5037)\n"
+    "  --adb-server  adb server whose devices GET /v1/devices lists and explorations use by default\n"
+    "                (repeatable; default 127.0.0.1:5037)\n"
     "  --token       bearer token required on every request (required off loopback;\n"
     "                also read from FLAKESCAN_TOKEN)\n"
     "Logging: FLAKESCAN_LOG=info (or debug, or info,api=debug).\n";
@@ -157,6 +160,8 @@ int main(int argc, char** argv) {
     if (!options) return std::unexpected(options.error());
     return tarpit::analyze_trace_archive(request.body, *options);
   }});
+  exploration::ExplorationManager explorations({.data_dir = options.data_dir, .default_servers = adb_servers});
+  for (auto& route : api::exploration_routes(explorations)) extra_routes.push_back(std::move(route));
   api::Router router(scans, std::move(extra_routes));
   boost::asio::io_context io;
   api::Server server(io, router, server_config);
@@ -178,11 +183,12 @@ int main(int argc, char** argv) {
   boost::asio::signal_set signals(io, SIGINT, SIGTERM);
   signals.async_wait([&](const boost::system::error_code& ec, int signal) {
     if (ec) return;
-    log->info("signal {}: stopping (no new connections, cancelling running scans)", signal);
+    log->info("signal {}: stopping (no new connections, cancelling running scans and explorations)", signal);
     server.stop_accepting();
     // Cancelling joins scan threads, which wait for their JVMs to die: off the io thread.
     stopper = std::thread([&] {
       scans.shutdown();
+      explorations.shutdown();
       io.stop();
     });
   });
