@@ -191,8 +191,10 @@ util::Result<ExplorationRequest> parse_exploration_request(const json& body,
     if (*package != r.package) return bad("apk", "holds package " + *package + ", not " + r.package);
   }
   if (body.contains("seed")) {
-    if (!body["seed"].is_number_unsigned()) return bad("seed", "must be a non-negative integer");
-    r.seed = body["seed"].get<std::uint64_t>();
+    const json& seed = body["seed"];
+    if (!seed.is_number_unsigned() && !(seed.is_number_integer() && seed.get<std::int64_t>() >= 0))
+      return bad("seed", "must be a non-negative integer");
+    r.seed = seed.get<std::uint64_t>();
   }
   struct IntField {
     const char* name;

@@ -93,3 +93,39 @@ TEST_CASE("extra routes get their own body limit and errors", "[api][router]") {
   CHECK(f.call("POST", "/v1/echo", "").status == 400);
   CHECK(f.call("GET", "/v1/echo").status == 405);
 }
+
+TEST_CASE("extra routes: several methods on one path, prefix routes for ids, full responses", "[api][router]") {
+  Fixture f;
+  std::vector<api::ExtraRoute> routes;
+  routes.push_back({.method = "POST", .path = "/v1/things", .respond = [](const api::Request&) -> util::Result<api::Response> {
+    api::Response r;
+    r.status = 202;
+    r.headers["Location"] = "/v1/things/t1";
+    r.body = "{}";
+    return r;
+  }});
+  routes.push_back({.method = "GET", .path = "/v1/things", .handler = [](const api::Request&) -> util::Result<std::string> {
+    return std::string("{\"things\":[]}");
+  }});
+  routes.push_back({.method = "GET", .path = "/v1/things", .respond = [](const api::Request& r) -> util::Result<api::Response> {
+    if (r.target != "/v1/things/t1") return util::fail(util::Errc::not_found, "no thing at " + r.target);
+    api::Response out;
+    out.body = "{\"id\":\"t1\"}";
+    return out;
+  }, .prefix = true});
+  api::Router router(*f.scans, routes);
+  auto call = [&](std::string method, std::string target) {
+    return router.route({std::move(method), std::move(target), "", "application/json", ""});
+  };
+  auto created = call("POST", "/v1/things");
+  CHECK(created.status == 202);
+  CHECK(created.headers["Location"] == "/v1/things/t1");
+  CHECK(call("GET", "/v1/things").body == "{\"things\":[]}");
+  CHECK(call("GET", "/v1/things/t1").body == "{\"id\":\"t1\"}");
+  auto missing = call("GET", "/v1/things/t2");
+  CHECK(missing.status == 404);
+  CHECK(missing.content_type == "application/problem+json");
+  CHECK(call("DELETE", "/v1/things").status == 405);
+  CHECK(call("POST", "/v1/things/t1").status == 405);
+  CHECK(call("GET", "/v1/thingsx").status == 404);  // a prefix route serves only below "path/"
+}
