@@ -7,7 +7,9 @@
 // app when the screen first seen at T shows" part of the guidance becomes a TarpitScreen: the
 // activity recorded with that screen and the resource ids in its dump (pre-order, distinct,
 // at most 64). A later screen matches when it is in that activity and shows all those ids,
-// which is the same abstract screen or a larger variant of it.
+// which is the same abstract screen or a larger variant of it. Guidance whose screen would
+// match the trace's first screen (what the app shows right after a launch) is left out: a
+// guided run would restart there at every step.
 #include <filesystem>
 #include <string>
 #include <vector>

@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -21,8 +22,9 @@ std::filesystem::path fresh_dir(const std::string& name);
 
 class DaemonProcess {
  public:
-  // Starts flakescand with --listen 127.0.0.1:0 on `data_dir` and waits for its port.
-  explicit DaemonProcess(std::filesystem::path data_dir);
+  // Starts flakescand with --listen 127.0.0.1:0 on `data_dir` (plus `extra_args`, e.g.
+  // {"--adb-server", fake.address()}) and waits for its port.
+  explicit DaemonProcess(std::filesystem::path data_dir, std::vector<std::string> extra_args = {});
   ~DaemonProcess();
 
   app::HttpClient& client() { return *client_; }

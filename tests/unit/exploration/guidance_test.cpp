@@ -35,3 +35,16 @@ TEST_CASE("a healthy trace gives no restart screens", "[exploration][guidance]")
   auto analysis = tarpit::analyze(trace, tarpit::Options::standard());
   CHECK(exploration::restart_screens(trace, analysis).empty());
 }
+
+TEST_CASE("a tarpit on the launch screen gives no restart screen (a guided run would restart forever)", "[exploration][guidance]") {
+  tarpit::Trace trace;
+  std::int64_t t = 1'700'000'000'000;
+  // Twenty minutes on the main screen, then five minutes of exploring.
+  for (int i = 0; i < 600; ++i, t += 2000) tt::add_screen(trace, t, "com.example.app.MainActivity", "Frame:root(Button:go)");
+  for (int i = 0; i < 150; ++i, t += 2000)
+    tt::add_screen(trace, t, "com.example.app.Screen" + std::to_string(i), "Frame:root(Button:go" + std::to_string(i) + ")");
+  auto analysis = tarpit::analyze(trace, tarpit::Options::standard());
+  bool restart_guidance = std::any_of(analysis.guidance.begin(), analysis.guidance.end(), [](const auto& g) { return g.restart; });
+  CHECK(restart_guidance);  // the analysis says restart at the main screen ...
+  CHECK(exploration::restart_screens(trace, analysis).empty());  // ... which the launch itself shows
+}
