@@ -40,7 +40,9 @@ class TestExecutor {
   // `drive` gets the Vm, sets its breakpoints, resumes and steers the run, and returns when
   // it is done steering (the executor then detaches and waits for the process to end).
   // The results are parsed exactly like run()'s. An error from `drive` ends the run (the
-  // process is killed) and is returned. Backends without a debugger: Errc::unsupported.
+  // process is killed) and is returned. A backend that retries a run elsewhere (a device
+  // that went away) calls `drive` again on the new process: it must start from scratch.
+  // Backends without a debugger: Errc::unsupported.
   using DriveFn = std::function<util::Result<void>(Vm&)>;
   virtual util::Result<RunReport> run_debugged(const RunSpec& spec, const CancelFlag& cancel, const DriveFn& drive) {
     (void)spec, (void)cancel, (void)drive;

@@ -33,6 +33,7 @@ util::Result<void> run_schedule(core::Vm& vm, const std::string& test, const Sch
   if (!method) return std::unexpected(method.error());
   const auto end_by = Clock::now() + options.deadline;
   auto call = [] { return core::deadline_in(10s); };
+  out = ScheduleResult{};  // a retried run starts again from scratch
   trace::LooperSession session(vm, *method, options.hook);
   if (auto r = session.start(call()); !r) return r;
   trace::OccurrenceCounter occurrences;

@@ -27,18 +27,24 @@ util::Result<void> LooperSession::start(core::Deadline deadline) {
                           .suspend = core::SuspendMode::all}, deadline);
   if (!watch) return std::unexpected(watch.error());
   prepare_watch_ = *watch;
-  if (auto r = vm_.resume_all(deadline); !r) return r;
-  while (true) {
-    auto ev = vm_.next_event(deadline);
-    if (!ev) return std::unexpected(ev.error());
-    if (ev->kind == core::EventKind::vm_death || ev->kind == core::EventKind::disconnected)
-      return util::fail(Errc::process, "the JVM ended before " + test_.class_name + " was loaded");
-    if (ev->kind == core::EventKind::class_prepare && ev->handle == prepare_watch_) break;
-    if (auto r = resume(*ev, deadline); !r) return r;  // a hook hit before the test class: not ours
+  // A VM attached late (a device's runner waiting for the debugger) may have loaded the
+  // test class already; a VM launched suspended has not.
+  auto lines = vm_.lines(test_.class_name, test_.method, "", deadline);
+  if (!lines && lines.error().code != Errc::not_found) return std::unexpected(lines.error());
+  if (!lines) {
+    if (auto r = vm_.resume_all(deadline); !r) return r;
+    while (true) {
+      auto ev = vm_.next_event(deadline);
+      if (!ev) return std::unexpected(ev.error());
+      if (ev->kind == core::EventKind::vm_death || ev->kind == core::EventKind::disconnected)
+        return util::fail(Errc::process, "the JVM ended before " + test_.class_name + " was loaded");
+      if (ev->kind == core::EventKind::class_prepare && ev->handle == prepare_watch_) break;
+      if (auto r = resume(*ev, deadline); !r) return r;  // a hook hit before the test class: not ours
+    }
+    lines = vm_.lines(test_.class_name, test_.method, "", deadline);
+    if (!lines) return std::unexpected(lines.error());
   }
   (void)vm_.clear(prepare_watch_, deadline);
-  auto lines = vm_.lines(test_.class_name, test_.method, "", deadline);
-  if (!lines) return std::unexpected(lines.error());
   if (lines->empty())
     return util::fail(Errc::unsupported, test_.class_name + "." + test_.method + " has no line table (compile with -g)");
   lines_ = *lines;
@@ -57,7 +63,7 @@ LooperSession::Kind LooperSession::classify(const core::VmEvent& event) const {
     case core::EventKind::disconnected: return Kind::vm_end;
     case core::EventKind::breakpoint:
       if (event.handle == hook_bp_) return Kind::hook;
-      if (end_bp_ && event.handle == end_bp_) return Kind::end_of_test;
+      if (std::find(end_bps_.begin(), end_bps_.end(), event.handle) != end_bps_.end()) return Kind::end_of_test;
       if (std::find(line_bps_.begin(), line_bps_.end(), event.handle) != line_bps_.end()) return Kind::line;
       return Kind::other;
     default: return Kind::other;
@@ -82,10 +88,12 @@ util::Result<void> LooperSession::on_test_started(core::ThreadRef testing, core:
   if (!thread) return std::unexpected(thread.error());
   main_queue_ = queue->object;
   main_thread_ = core::ThreadRef{thread->object.id};
-  auto end = vm_.set_breakpoint({.class_name = "java.lang.Thread", .method = "setName", .line = 0,
-                                 .suspend = core::SuspendMode::thread, .only_thread = testing}, deadline);
-  if (!end) return std::unexpected(end.error());
-  end_bp_ = *end;
+  for (const auto& marker : hook_.end_markers) {
+    auto end = vm_.set_breakpoint({.class_name = marker.class_name, .method = marker.method, .line = 0,
+                                   .suspend = core::SuspendMode::thread, .only_thread = testing}, deadline);
+    if (!end) return std::unexpected(end.error());
+    end_bps_.push_back(*end);
+  }
   return {};
 }
 

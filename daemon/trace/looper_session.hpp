@@ -7,8 +7,12 @@
 //   * the main queue (Looper.sMainLooper.mQueue) and main thread (.mThread), read when the
 //     test method starts (every test gets a new main looper);
 //   * the testing thread: the one that hits the test method's lines;
-//   * the end of the test: MainLooperRule-style runners rename the testing thread after the
-//     test (Thread.setName on that thread), which is cheaper to catch than a method exit.
+//   * the end of the test: the first of the end markers the testing thread enters after the
+//     test method started: JUnit 4's RunNotifier.fireTestFinished (AndroidJUnitRunner and the
+//     Vintage engine report every test through it) and Thread.setName (MainLooperRule-style
+//     rules rename the testing thread after the test). Method-entry breakpoints on the
+//     testing thread only, much cheaper than method-exit events; a marker class that is
+//     never loaded costs nothing.
 // Policy: every breakpoint suspends only its thread; the session never resumes a thread on
 // its own except class-prepare stops; callers decide when threads go on.
 #include <optional>
@@ -21,11 +25,18 @@
 
 namespace flakescan::trace {
 
+struct EndMarker {
+  std::string class_name;
+  std::string method;
+};
+
 struct HookConfig {
   std::string class_name = "android.os.MessageQueue";
   std::string method = "enqueueMessage";
   std::string signature = "(Landroid/os/Message;J)Z";
   std::string looper_class = "android.os.Looper";
+  std::vector<EndMarker> end_markers = {{"java.lang.Thread", "setName"},
+                                        {"org.junit.runner.notification.RunNotifier", "fireTestFinished"}};
 };
 
 // "pkg.Class#method" -> class and method.
@@ -79,7 +90,7 @@ class LooperSession {
   std::vector<int> lines_;
   core::RequestHandle prepare_watch_ = 0;
   core::RequestHandle hook_bp_ = 0;
-  core::RequestHandle end_bp_ = 0;
+  std::vector<core::RequestHandle> end_bps_;
   std::vector<core::RequestHandle> line_bps_;
   core::ThreadRef testing_;
   core::ObjectRef main_queue_;

@@ -15,6 +15,7 @@ util::Result<void> trace_test(core::Vm& vm, const std::string& test, const Trace
   auto call = [] { return core::deadline_in(10s); };
   LooperSession session(vm, *method, options.hook);
   if (auto r = session.start(call()); !r) return r;
+  out = Trace{};  // a retried run starts again from scratch
   out.test = test;
   out.lines = session.lines();
 

@@ -4,6 +4,7 @@
 #include <boost/asio/ip/tcp.hpp>
 
 #include "backend/adb/shell_command.hpp"
+#include "util/log.hpp"
 #include "jdwp/jdwp_vm.hpp"
 
 namespace flakescan::backend::adb {
@@ -60,22 +61,47 @@ util::Result<int> find_test_pid(const Lease& lease, const std::vector<int>& befo
   return fail(cancel ? Errc::cancelled : Errc::timeout, "the test process never became debuggable");
 }
 
+// A runner waiting in Debug.waitForDebugger runs on when the debugger attaches; a VM whose
+// agent was started with suspend=y is still suspended. Suspend the first kind only, so one
+// resume_all sets either going.
+util::Result<void> suspend_unless_suspended(core::Vm& vm, wire::Deadline deadline) {
+  auto threads = vm.threads(deadline);
+  if (!threads) return std::unexpected(threads.error());
+  for (const auto& t : *threads) {
+    auto status = vm.thread_status(t.thread, deadline);
+    if (!status) continue;  // ended meanwhile
+    if (status->suspended) return {};
+    break;
+  }
+  return vm.suspend_all(deadline);
+}
+
 }  // namespace
 
 util::Result<std::unique_ptr<DebugRun>> start_debug_run(AdbExecutor& executor, const core::RunSpec& spec,
                                                        const core::CancelFlag& cancel) {
+  auto deadline = wire::after(Ms(spec.timeout_ms));
+  auto lease = executor.lease_device({}, deadline, cancel);
+  if (!lease) return std::unexpected(lease.error());
+  if (auto p = executor.prepare(*lease, deadline, cancel); !p) return std::unexpected(p.error());
+  return start_debug_run(executor, spec, cancel, std::move(*lease));
+}
+
+util::Result<std::unique_ptr<DebugRun>> start_debug_run(AdbExecutor& executor, const core::RunSpec& spec,
+                                                       const core::CancelFlag& cancel, Lease lease) {
   const auto& config = executor.config();
   auto deadline = wire::after(Ms(spec.timeout_ms));
   std::set<std::string> distinct(spec.tests.begin(), spec.tests.end());
   if (distinct.size() != spec.tests.size())
     return fail(Errc::invalid_argument, "a debug run cannot repeat a test (one instrumentation)");
-  auto lease = executor.registry().acquire({}, config.device_wait, &cancel);
-  if (!lease) return std::unexpected(lease.error());
-  if (auto p = executor.prepare(*lease, deadline, cancel); !p) return std::unexpected(p.error());
-  auto before = lease->client().jdwp_pids(lease->serial(), std::min(deadline, wire::after(Ms(5000))));
-  if (!before) return std::unexpected(before.error());
+  auto lost = [&](const util::Error& e, const Lease& l) -> util::Error {
+    if (!l.lost() && e.code != Errc::disconnected) return e;
+    return {Errc::disconnected, "device " + l.serial() + " went away before the debugger attached: " + e.message};
+  };
+  auto before = lease.client().jdwp_pids(lease.serial(), std::min(deadline, wire::after(Ms(5000))));
+  if (!before) return std::unexpected(lost(before.error(), lease));
 
-  std::unique_ptr<DebugRun> run(new DebugRun(std::move(*lease)));
+  std::unique_ptr<DebugRun> run(new DebugRun(std::move(lease)));
   run->tests_ = spec.tests;
   run->started_ = wire::Clock::now();
   run->test_package_ = config.test_package;
@@ -86,10 +112,14 @@ util::Result<std::unique_ptr<DebugRun>> start_debug_run(AdbExecutor& executor, c
   // The instrumentation runs in the app's process (the test APK's target package).
   std::string process = config.app_package.empty() ? config.test_package : config.app_package;
   auto pid = find_test_pid(raw->lease_, *before, process, std::min(deadline, wire::after(Ms(60000))), cancel);
-  if (!pid) return std::unexpected(pid.error());  // ~DebugRun stops the instrumentation
+  if (!pid) return std::unexpected(lost(pid.error(), raw->lease_));  // ~DebugRun stops the instrumentation
   raw->pid_ = *pid;
   auto vm = attach_over_adb(raw->lease_.client(), raw->lease_.serial(), *pid, std::min(deadline, wire::after(Ms(20000))));
-  if (!vm) return std::unexpected(vm.error());
+  if (!vm) return std::unexpected(lost(vm.error(), raw->lease_));
+  // Handed over suspended, as a local JVM launched with suspend=y: the technique sets its
+  // breakpoints before anything runs on, then resumes once.
+  if (auto s = suspend_unless_suspended(**vm, std::min(deadline, wire::after(Ms(20000)))); !s)
+    return std::unexpected(lost(s.error(), raw->lease_));
   raw->vm_ = std::move(*vm);
   return run;
 }
@@ -117,6 +147,79 @@ DebugRun::~DebugRun() {
       (void)lease_.client().shell(lease_.serial(), *cmd, wire::after(Ms(10000)));
   }
   if (reader_.joinable()) reader_.join();
+}
+
+}  // namespace flakescan::backend::adb
+
+namespace flakescan::backend::adb {
+
+util::Result<core::RunReport> AdbExecutor::run_debugged(const core::RunSpec& spec, const core::CancelFlag& cancel,
+                                                        const DriveFn& drive) {
+  auto log = util::logger("adb");
+  auto start = wire::Clock::now();
+  auto deadline = start + Ms(spec.timeout_ms);
+  for (const auto& t : spec.tests)
+    if (auto id = core::TestId::parse(t); !id || id->is_class())
+      return fail(Errc::invalid_argument, "run specs hold method ids: '" + t + "'");
+  std::set<std::string> exclude;
+  std::string last_loss;
+  for (int attempts = 0; attempts < std::max(1, config_.max_attempts);) {
+    if (plan(spec.tests, 0).size() > 1)
+      return fail(Errc::unsupported, "a debugged run on a device is one instrumentation, and the device's runner "
+                                     "would not run these tests in this order in one");
+    auto lease = lease_device(exclude, deadline, cancel);
+    if (!lease) {
+      if (!last_loss.empty()) return fail(Errc::disconnected, last_loss + "; no other device: " + lease.error().message);
+      return std::unexpected(lease.error());
+    }
+    std::string key = lease->key(), serial = lease->serial();
+    auto retry = [&](std::string why) {
+      last_loss = std::move(why);
+      log->info("{}; retrying the debugged run elsewhere", last_loss);
+      exclude.insert(key);
+    };
+    if (auto p = prepare(*lease, deadline, cancel); !p) {
+      if (cancel) return fail(Errc::cancelled, "run cancelled");
+      ++attempts;
+      if (lease->lost() || p.error().code == Errc::disconnected) retry("device " + serial + " went away while preparing");
+      else note_install_failure(*lease, p.error());
+      continue;
+    }
+    ++attempts;
+    auto run = start_debug_run(*this, spec, cancel, std::move(*lease));
+    if (!run) {
+      if (run.error().code != Errc::disconnected || cancel) return std::unexpected(run.error());
+      retry(run.error().message);
+      continue;
+    }
+    auto driven = drive((*run)->vm());
+    if (!driven) {
+      if (!(*run)->lease_lost() || cancel) return std::unexpected(driven.error());  // ~DebugRun force-stops
+      retry("device " + serial + " went away while the debugger drove the run");
+      continue;
+    }
+    if ((*run)->vm().alive()) (void)(*run)->vm().detach(core::deadline_in(std::chrono::seconds(5)));
+    auto report = (*run)->finish();
+    if (!report) return std::unexpected(report.error());
+    if ((*run)->device_lost() && !cancel) {
+      retry("device " + serial + " went away during the debugged run");
+      continue;
+    }
+    auto executed = (*run)->executed();
+    {
+      std::lock_guard lock(mutex_);
+      order_.learn(executed);
+    }
+    if (!RunnerOrder::ran_as_listed(spec.tests, executed)) {
+      last_loss = "the runner on " + serial + " did not run the tests in the requested order";
+      log->info("{}; asking again by the order it showed", last_loss);
+      continue;
+    }
+    report->wall_ms = std::chrono::duration<double, std::milli>(wire::Clock::now() - start).count();
+    keep_log(spec, key, (*run)->raw(), *report);
+    return report;
+  }
+  return fail(Errc::disconnected, last_loss + " (gave up after " + std::to_string(config_.max_attempts) + " attempts)");
 }
 
 }  // namespace flakescan::backend::adb

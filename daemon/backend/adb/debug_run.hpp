@@ -4,7 +4,9 @@
 // found through `track-jdwp` (the pid that was not debuggable before the run started,
 // confirmed with `pidof` of the app package when there are several), `jdwp:PID` opened
 // through the device transport, and that stream handed to the JDWP engine, so techniques
-// get the same core::Vm on a device as on the local JVM.
+// get the same core::Vm on a device as on the local JVM: handed over suspended (the runner
+// waits in Debug.waitForDebugger until a debugger attaches; flakescan suspends the VM right
+// after attaching), so breakpoints are set before the tests run and the technique resumes.
 //
 // Policy: the DebugRun holds the device lease for its whole life; the instrumentation's
 // output is read on a thread of its own; finish() waits for it and maps it like a plain
@@ -26,9 +28,16 @@ class DebugRun {
   const std::string& serial() const { return lease_.serial(); }
   // Waits for the instrumentation to end (the technique resumed the VM) and returns its report.
   util::Result<core::RunReport> finish();
+  // After finish(): the device went away during the run; the raw instrumentation output;
+  // the tests in the order the runner started them.
+  bool device_lost() const { return run_ && run_->device_lost; }
+  const std::string& raw() const { static const std::string none; return run_ ? run_->raw : none; }
+  std::vector<std::string> executed() const { return run_ ? executed_tests(run_->output) : std::vector<std::string>{}; }
+  bool lease_lost() const { return lease_.lost(); }
 
  private:
-  friend util::Result<std::unique_ptr<DebugRun>> start_debug_run(AdbExecutor&, const core::RunSpec&, const core::CancelFlag&);
+  friend util::Result<std::unique_ptr<DebugRun>> start_debug_run(AdbExecutor&, const core::RunSpec&, const core::CancelFlag&,
+                                                                 Lease);
   explicit DebugRun(Lease lease) : lease_(std::move(lease)) {}
   Lease lease_;
   std::unique_ptr<core::Vm> vm_;
@@ -45,6 +54,10 @@ class DebugRun {
 // Starts spec's tests (no repeats) with -e debug true on a free device and attaches.
 util::Result<std::unique_ptr<DebugRun>> start_debug_run(AdbExecutor& executor, const core::RunSpec& spec,
                                                        const core::CancelFlag& cancel);
+// The same on a device already leased and prepared. Errc::disconnected when the device went
+// away before the debugger was attached.
+util::Result<std::unique_ptr<DebugRun>> start_debug_run(AdbExecutor& executor, const core::RunSpec& spec,
+                                                       const core::CancelFlag& cancel, Lease lease);
 
 // Opens `jdwp:PID` on a device and attaches the JDWP engine to that stream.
 util::Result<std::unique_ptr<core::Vm>> attach_over_adb(const wire::Client& client, const std::string& serial, int pid,

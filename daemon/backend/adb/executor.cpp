@@ -6,6 +6,7 @@
 #include <thread>
 
 #include "backend/adb/apk.hpp"
+#include "backend/adb/runner_order.hpp"
 #include "backend/adb/shell_command.hpp"
 #include "core/signature.hpp"
 #include "util/log.hpp"
@@ -48,6 +49,13 @@ double ms_since(wire::Clock::time_point start) {
 }
 
 }  // namespace
+
+std::vector<std::string> executed_tests(const InstrumentationOutput& output) {
+  std::vector<std::string> out;
+  for (const auto& t : output.tests)
+    if (t.method != "null" && t.method != "initializationError") out.push_back(t.id());
+  return out;
+}
 
 std::vector<core::TestResult> map_results(const std::vector<std::string>& tests, const InstrumentationOutput& output,
                                           const std::optional<util::Error>& cut) {
@@ -177,8 +185,9 @@ util::Result<void> AdbExecutor::prepare(const Lease& lease, wire::Deadline deadl
 }
 
 util::Result<DeviceRun> AdbExecutor::instrument(const Lease& lease, const std::vector<std::string>& tests, bool debug,
-                                                wire::Deadline deadline, const core::CancelFlag& cancel) {
+                                                wire::Deadline deadline, const core::CancelFlag& cancel, bool list_only) {
   InstrumentArgs args{config_.test_package, config_.runner, tests, config_.instrumentation_args, debug};
+  if (list_only) args.extra.push_back({"log", "true"});
   auto cmd = instrument_command(args);
   if (!cmd) return std::unexpected(cmd.error());
   DeviceRun run;
@@ -230,6 +239,64 @@ void AdbExecutor::keep_log(const core::RunSpec& spec, const std::string& device,
   report.log_path = path;
 }
 
+std::vector<std::vector<std::string>> AdbExecutor::plan(const std::vector<std::string>& tests, int round) {
+  if (round >= 2) return RunnerOrder::singletons(tests);
+  std::lock_guard lock(mutex_);
+  return order_.segments(tests);
+}
+
+void AdbExecutor::learn_order(const InstrumentationOutput& output) {
+  auto executed = executed_tests(output);
+  std::lock_guard lock(mutex_);
+  order_.learn(executed);
+}
+
+util::Result<AdbExecutor::LeasedRun> AdbExecutor::run_on(const Lease& lease, const core::RunSpec& spec,
+                                                        wire::Deadline deadline, const core::CancelFlag& cancel) {
+  auto log = util::logger("adb");
+  LeasedRun out;
+  for (int round = 0;; ++round) {
+    out = {};
+    auto segments = plan(spec.tests, round);
+    bool reordered = false;
+    for (const auto& segment : segments) {
+      if (cancel || wire::Clock::now() >= deadline) {
+        for (const auto& t : segment)
+          out.report.results.push_back({t, core::Outcome::infra, cancel ? "cancelled" : "run deadline passed"});
+        if (!cancel) out.report.timed_out = true;
+        continue;
+      }
+      auto dr = instrument(lease, segment, false, deadline, cancel);
+      if (!dr) return std::unexpected(dr.error());
+      out.raw += "# instrumentation " + std::to_string(++out.instrumentations) + ": " + std::to_string(segment.size()) +
+                 " tests\n" + dr->raw;
+      if (dr->device_lost && !cancel) {
+        out.lost = "device " + lease.serial() + " went away mid-run" + (dr->cut ? " (" + dr->cut->message + ")" : "");
+        return out;
+      }
+      learn_order(dr->output);
+      if (!RunnerOrder::ran_as_listed(segment, executed_tests(dr->output))) {
+        reordered = true;
+        break;
+      }
+      for (auto& r : map_results(segment, dr->output, dr->cut)) out.report.results.push_back(std::move(r));
+      if (dr->cut && dr->cut->code == Errc::timeout) {
+        out.report.timed_out = true;
+        out.report.infra_reason = "run deadline of " + std::to_string(spec.timeout_ms) + " ms passed on " + lease.serial();
+      } else if (dr->cut && dr->cut->code == Errc::cancelled) {
+        out.report.infra_reason = "cancelled";
+      } else if (auto why = dr->output.failure_reason(); !why.empty() && out.report.infra_reason.empty()) {
+        out.report.infra_reason = why;
+      }
+    }
+    if (!reordered) return out;
+    // The runner did not keep the requested order: what ran is not what the technique asked
+    // for, so it is not reported. It has taught us the runner's order; run again by that.
+    log->info("{}: the runner reordered a run of {} tests; running it again in {}", lease.serial(), spec.tests.size(),
+              round + 1 >= 2 ? "one instrumentation per test" : "instrumentations it keeps in order");
+  }
+}
+
 util::Result<core::RunReport> AdbExecutor::run(const core::RunSpec& spec, const core::CancelFlag& cancel) {
   auto log = util::logger("adb");
   auto start = wire::Clock::now();
@@ -237,18 +304,6 @@ util::Result<core::RunReport> AdbExecutor::run(const core::RunSpec& spec, const 
   for (const auto& t : spec.tests)
     if (auto id = core::TestId::parse(t); !id || id->is_class())
       return fail(Errc::invalid_argument, "run specs hold method ids: '" + t + "'");
-
-  // Split at repeats: each segment is one instrumentation.
-  std::vector<std::vector<std::string>> segments(1);
-  std::set<std::string> in_segment;
-  for (const auto& t : spec.tests) {
-    if (in_segment.count(t)) {
-      segments.emplace_back();
-      in_segment.clear();
-    }
-    segments.back().push_back(t);
-    in_segment.insert(t);
-  }
 
   core::RunReport report;
   auto all_infra = [&](const std::string& why) {
@@ -263,20 +318,9 @@ util::Result<core::RunReport> AdbExecutor::run(const core::RunSpec& spec, const 
   std::string last_loss;
   int attempts = 0;
   while (attempts < std::max(1, config_.max_attempts)) {
-    std::set<std::string> skip = exclude;
-    {
-      std::lock_guard lock(mutex_);
-      skip.insert(install_failed_.begin(), install_failed_.end());
-    }
-    auto wait = std::min(config_.device_wait, std::chrono::duration_cast<Ms>(deadline - wire::Clock::now()));
-    auto lease = registry_->acquire(skip, std::max(wait, Ms(0)), &cancel);
+    auto lease = lease_device(exclude, deadline, cancel);
     if (!lease) {
-      std::lock_guard lock(mutex_);
-      if (lease.error().code != Errc::cancelled && !install_errors_.empty() && exclude.empty() && installed_.empty()) {
-        std::string all;
-        for (auto& [d, e] : install_errors_) all += (all.empty() ? "" : "; ") + e;
-        return fail(Errc::process, "could not install on any device: " + all);
-      }
+      if (lease.error().code == Errc::process) return std::unexpected(lease.error());  // nothing could install
       all_infra(last_loss.empty() ? "no device: " + lease.error().message
                                   : last_loss + "; no other device: " + lease.error().message);
       return report;
@@ -289,55 +333,59 @@ util::Result<core::RunReport> AdbExecutor::run(const core::RunSpec& spec, const 
         ++attempts;
         continue;
       }
-      log->warn("{}", p.error().message);
-      std::lock_guard lock(mutex_);
-      install_failed_.insert(lease->key());
-      install_errors_[lease->key()] = p.error().message;
+      note_install_failure(*lease, p.error());
       continue;
     }
     ++attempts;
-    report = {};
-    std::string raw;
-    bool lost = false;
-    for (const auto& segment : segments) {
-      if (cancel || wire::Clock::now() >= deadline) {
-        for (const auto& t : segment)
-          report.results.push_back({t, core::Outcome::infra, cancel ? "cancelled" : "run deadline passed"});
-        if (!cancel) report.timed_out = true;
-        continue;
-      }
-      auto dr = instrument(*lease, segment, false, deadline, cancel);
-      if (!dr) return std::unexpected(dr.error());
-      raw += dr->raw;
-      if (dr->device_lost && !cancel) {
-        lost = true;
-        last_loss = "device " + lease->serial() + " went away mid-run" + (dr->cut ? " (" + dr->cut->message + ")" : "");
-        break;
-      }
-      auto results = map_results(segment, dr->output, dr->cut);
-      for (auto& r : results) report.results.push_back(std::move(r));
-      if (dr->cut && dr->cut->code == Errc::timeout) {
-        report.timed_out = true;
-        report.infra_reason = "run deadline of " + std::to_string(spec.timeout_ms) + " ms passed on " + lease->serial();
-      } else if (dr->cut && dr->cut->code == Errc::cancelled) {
-        report.infra_reason = "cancelled";
-      } else if (auto why = dr->output.failure_reason(); !why.empty() && report.infra_reason.empty()) {
-        report.infra_reason = why;
-      }
-    }
-    if (lost) {
+    auto done = run_on(*lease, spec, deadline, cancel);
+    if (!done) return std::unexpected(done.error());
+    if (!done->lost.empty()) {
+      last_loss = done->lost;
       log->info("{}; retrying the run elsewhere", last_loss);
       exclude.insert(lease->key());
       continue;
     }
+    report = std::move(done->report);
     report.exit_code = report.infra_reason.empty() ? 0 : -1;
     report.wall_ms = ms_since(start);
-    keep_log(spec, lease->key(), raw, report);
+    keep_log(spec, lease->key(), done->raw, report);
     return report;
   }
   all_infra(last_loss + " (gave up after " + std::to_string(attempts) + " attempts)");
   return report;
 }
+
+util::Result<Lease> AdbExecutor::lease_device(const std::set<std::string>& exclude, wire::Deadline deadline,
+                                              const core::CancelFlag& cancel) {
+  std::set<std::string> skip = exclude;
+  {
+    std::lock_guard lock(mutex_);
+    skip.insert(install_failed_.begin(), install_failed_.end());
+  }
+  auto wait = std::min(config_.device_wait, std::chrono::duration_cast<Ms>(deadline - wire::Clock::now()));
+  auto lease = registry_->acquire(skip, std::max(wait, Ms(0)), &cancel);
+  if (lease) return lease;
+  std::lock_guard lock(mutex_);
+  if (lease.error().code != Errc::cancelled && !install_errors_.empty() && exclude.empty() && installed_.empty()) {
+    std::string all;
+    for (auto& [d, e] : install_errors_) all += (all.empty() ? "" : "; ") + e;
+    return fail(Errc::process, "could not install on any device: " + all);
+  }
+  return std::unexpected(lease.error());
+}
+
+void AdbExecutor::note_install_failure(const Lease& lease, const util::Error& error) {
+  util::logger("adb")->warn("{}", error.message);
+  std::lock_guard lock(mutex_);
+  install_failed_.insert(lease.key());
+  install_errors_[lease.key()] = error.message;
+}
+
+#ifndef FLAKESCAN_ADB_JDWP
+util::Result<core::RunReport> AdbExecutor::run_debugged(const core::RunSpec&, const core::CancelFlag&, const DriveFn&) {
+  return fail(Errc::unsupported, "built without the JDWP engine: no debugger on devices");
+}
+#endif
 
 util::Result<core::TestExecutor::Discovery> AdbExecutor::discover(const std::vector<core::TestId>& ids,
                                                                   const core::CancelFlag& cancel) {
@@ -349,14 +397,13 @@ util::Result<core::TestExecutor::Discovery> AdbExecutor::discover(const std::vec
   if (auto p = prepare(*lease, deadline, cancel); !p) return std::unexpected(p.error());
   std::vector<std::string> names;
   for (const auto& id : ids) names.push_back(id.str());
-  // `-e log true`: AndroidJUnitRunner reports every matching test without running it.
-  auto saved = config_.instrumentation_args;
-  config_.instrumentation_args.push_back({"log", "true"});
-  auto dr = instrument(*lease, names, false, deadline, cancel);
-  config_.instrumentation_args = saved;
+  // `-e log true`: AndroidJUnitRunner reports every matching test, in the order it would run
+  // them, without running them.
+  auto dr = instrument(*lease, names, false, deadline, cancel, true);
   if (!dr) return std::unexpected(dr.error());
   if (dr->device_lost || dr->cut) return fail(Errc::disconnected, "device lost during test discovery");
   if (!dr->output.failed.empty()) return fail(Errc::process, dr->output.failure_reason());
+  learn_order(dr->output);
   std::set<std::string> seen;
   for (const auto& id : ids) {
     bool found = false;

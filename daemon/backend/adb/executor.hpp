@@ -6,10 +6,11 @@
 // - A run takes a device lease (DeviceRegistry), installs the app and test APKs there once
 //   per device generation (sync push to /data/local/tmp + `pm install -r -t`), clears app
 //   data first when clear_state is set, then instruments the run's tests.
-// - A test id that repeats inside one run (NIO: t, t) starts a new instrumentation: the
-//   runner filters by name, so one `-e class` list cannot run a test twice. Within one
-//   instrumentation, AndroidJUnitRunner decides the order (classes as listed, methods in
-//   JUnit's order); results are matched back by id, so each RunSpec entry gets its own.
+// - A run's tests run in exactly the RunSpec's order, as consecutive instrumentations that
+//   the runner keeps in order (runner_order.hpp: repeats, interleaved classes and methods
+//   listed against JUnit's order start a new one). When the runner still reorders (an order
+//   not learnt yet), that pass is not reported: it is run again by what it taught, and at
+//   worst one instrumentation per test. Results are matched back by id.
 // - The device vanishing mid-run (stream cut, lease lost) is infrastructure: the partial
 //   results are dropped and the whole run is retried on another device, up to max_attempts;
 //   only then do its tests come back as Outcome::infra. It is never a test outcome.
@@ -31,6 +32,7 @@
 #include "adb/connection.hpp"
 #include "backend/adb/device_registry.hpp"
 #include "backend/adb/instrumentation_output.hpp"
+#include "backend/adb/runner_order.hpp"
 #include "core/executor.hpp"
 
 namespace flakescan::backend::adb {
@@ -67,6 +69,11 @@ class AdbExecutor : public core::TestExecutor {
 
   util::Result<Discovery> discover(const std::vector<core::TestId>& ids, const core::CancelFlag& cancel) override;
   util::Result<core::RunReport> run(const core::RunSpec& spec, const core::CancelFlag& cancel) override;
+  // One instrumentation with `-e debug true` (debug_run.hpp). A device lost before `drive`
+  // was called is retried elsewhere; lost while driving, `drive` is called again on the
+  // next device (it starts from scratch each time), up to max_attempts in all.
+  util::Result<core::RunReport> run_debugged(const core::RunSpec& spec, const core::CancelFlag& cancel,
+                                             const DriveFn& drive) override;
   int parallelism() const override;
 
   const AdbBackendConfig& config() const { return config_; }
@@ -76,15 +83,36 @@ class AdbExecutor : public core::TestExecutor {
   // debugger and Monkey paths can prepare a leased device the same way.
   util::Result<void> prepare(const Lease& lease, wire::Deadline deadline, const core::CancelFlag& cancel);
 
-  // Runs one instrumentation with the given tests on a leased device (no retry).
+  // Runs one instrumentation with the given tests on a leased device (no retry). list_only:
+  // `-e log true`, the runner lists the tests in its order without running them.
   util::Result<DeviceRun> instrument(const Lease& lease, const std::vector<std::string>& tests, bool debug,
-                                     wire::Deadline deadline, const core::CancelFlag& cancel);
+                                     wire::Deadline deadline, const core::CancelFlag& cancel, bool list_only = false);
+
+  // A free usable device, not one of `exclude` nor one where installing failed. Errc::process
+  // when no device could install the APKs.
+  util::Result<Lease> lease_device(const std::set<std::string>& exclude, wire::Deadline deadline,
+                                   const core::CancelFlag& cancel);
+  // Takes the device out of this executor's pool.
+  void note_install_failure(const Lease& lease, const util::Error& error);
+  // Learns the runner's order from an instrumentation's output.
+  void learn_order(const InstrumentationOutput& output);
 
  private:
   friend util::Result<std::unique_ptr<AdbExecutor>> make_adb_executor(AdbBackendConfig, std::shared_ptr<DeviceRegistry>);
   util::Result<void> install(const Lease& lease, const std::string& apk_path, const std::string& apk_bytes,
                              wire::Deadline deadline, const core::CancelFlag& cancel);
   void keep_log(const core::RunSpec& spec, const std::string& device, const std::string& raw, core::RunReport& report);
+  // One run on one device: segments, the order check, the reports of the segments joined.
+  struct LeasedRun {
+    core::RunReport report;
+    std::string raw;
+    std::string lost;        // not empty: the device went away (why)
+    int instrumentations = 0;
+  };
+  util::Result<LeasedRun> run_on(const Lease& lease, const core::RunSpec& spec, wire::Deadline deadline,
+                                 const core::CancelFlag& cancel);
+  // Round 0 and 1: segments by the learnt order; round 2 and later: one test each.
+  std::vector<std::vector<std::string>> plan(const std::vector<std::string>& tests, int round);
 
   AdbBackendConfig config_;
   std::shared_ptr<DeviceRegistry> registry_;
@@ -93,6 +121,7 @@ class AdbExecutor : public core::TestExecutor {
   std::set<std::string> installed_;        // "key#generation" of prepared devices
   std::set<std::string> install_failed_;   // devices where install failed: not used again
   std::map<std::string, std::string> install_errors_;
+  RunnerOrder order_;
   int log_counter_ = 0;
 };
 
@@ -101,6 +130,9 @@ class AdbExecutor : public core::TestExecutor {
 // and starts device tracking (or uses `registry` when given, e.g. the daemon's own).
 util::Result<std::unique_ptr<AdbExecutor>> make_adb_executor(AdbBackendConfig config,
                                                             std::shared_ptr<DeviceRegistry> registry = nullptr);
+
+// The method ids the runner started, in its order (class-level entries left out).
+std::vector<std::string> executed_tests(const InstrumentationOutput& output);
 
 // Maps one instrumentation's output onto the tests it was asked to run (same order).
 std::vector<core::TestResult> map_results(const std::vector<std::string>& tests, const InstrumentationOutput& output,

@@ -99,8 +99,9 @@ TEST_CASE("debugger over adb: jdwp:PID through the transport reaches a real JVM"
   auto classes = vm.loaded_classes(core::deadline_in(milliseconds(10000)));
   REQUIRE(classes);
   CHECK(std::find(classes->begin(), classes->end(), "DebuggeeMain") != classes->end());
-  // Change program state through the debugger: the JVM sees it and ends.
+  // Handed over suspended; change program state through the debugger, resume: the JVM sees it and ends.
   REQUIRE(vm.set_static_field("DebuggeeMain", "released", core::Value::of_bool(true), core::deadline_in(milliseconds(10000))));
+  REQUIRE(vm.resume_all(core::deadline_in(milliseconds(10000))));
   auto status = child->wait(std::chrono::steady_clock::now() + std::chrono::seconds(20));
   REQUIRE(status);
   CHECK(status->success());

@@ -3,7 +3,9 @@
 // server; nothing here ran on a real device.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <atomic>
+#include <map>
 #include <filesystem>
 #include <fstream>
 #include <mutex>
@@ -155,5 +157,107 @@ TEST_CASE("NIO on a device: app data that survives the instrumentation makes the
       CHECK(v.category == core::Category::nio);
     }
   CHECK(found);
+}
+
+namespace {
+
+// A stand-in for AndroidJUnitRunner's ordering: classes in the order first listed, each
+// class's methods together in a fixed order of their own (names descending), whatever
+// order the `-e class` list gives. One instrumentation is one process: `static` state
+// (here: a set of flags) lives exactly as long as it.
+std::vector<std::string> runner_order(std::vector<std::string> ids) {
+  std::vector<std::string> classes;
+  for (const auto& id : ids)
+    if (std::find(classes.begin(), classes.end(), id.substr(0, id.find('#'))) == classes.end())
+      classes.push_back(id.substr(0, id.find('#')));
+  std::vector<std::string> out;
+  for (const auto& cls : classes) {
+    std::vector<std::string> methods;
+    for (const auto& id : ids)
+      if (id.substr(0, id.find('#')) == cls) methods.push_back(id);
+    std::sort(methods.rbegin(), methods.rend());
+    out.insert(out.end(), methods.begin(), methods.end());
+  }
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("order on a device: runs keep the requested order although the runner picks its own", "[adb][techniques]") {
+  WARN("fake adb server: the device path was not run on a real device");
+  test::FakeAdbServer fake;
+  fake.add_device({"emulator-5554"});
+  // demo.CacheTest#zetaFills fills a static cache; demo.CacheTest#alphaExpectsEmpty and
+  // demo.ViewTest#expectsEmpty fail when it is filled in their process.
+  std::mutex m;
+  std::vector<std::vector<std::string>> executed;
+  fake.on_shell([&](const std::string&, const std::string& cmd) -> std::optional<test::FakeReply> {
+    if (!cmd.starts_with("am instrument")) return std::nullopt;
+    auto order = runner_order(test::instrumented_tests(cmd));
+    bool listing = cmd.find("-e 'log' 'true'") != std::string::npos;
+    std::vector<test::ScriptedTest> tests;
+    bool filled = false;
+    for (const auto& id : order) {
+      test::ScriptedTest t{id.substr(0, id.find('#')), id.substr(id.find('#') + 1)};
+      if (!listing && filled && (id == "demo.CacheTest#alphaExpectsEmpty" || id == "demo.ViewTest#expectsEmpty"))
+        t.code = -2, t.stack = test::assertion_stack(t.cls, t.method, 31);
+      filled = filled || id == "demo.CacheTest#zetaFills";
+      tests.push_back(t);
+    }
+    std::lock_guard lock(m);
+    if (!listing) executed.push_back(order);
+    test::FakeReply r;
+    r.out = test::transcript(tests);
+    return r;
+  });
+  auto exec = executor_for(fake, "order");
+  core::CancelFlag cancel{false};
+
+  SECTION("a run asked against the runner's method order becomes two processes, in the asked order") {
+    core::RunSpec spec;
+    spec.tests = {"demo.CacheTest#alphaExpectsEmpty", "demo.CacheTest#zetaFills"};
+    auto report = exec->run(spec, cancel);
+    REQUIRE(report);
+    REQUIRE(report->results.size() == 2);
+    CHECK(report->results[0].outcome == core::Outcome::pass);  // zetaFills did not run before it
+    CHECK(report->results[1].outcome == core::Outcome::pass);
+    // The first pass let the runner reorder (the order was not known yet); it was not
+    // reported, and the run was made again as two instrumentations in the asked order.
+    REQUIRE(executed.size() == 3);
+    CHECK(executed[1] == std::vector<std::string>{"demo.CacheTest#alphaExpectsEmpty"});
+    CHECK(executed[2] == std::vector<std::string>{"demo.CacheTest#zetaFills"});
+    executed.clear();
+    // Now the order is known: no wasted pass.
+    auto again = exec->run(spec, cancel);
+    REQUIRE(again);
+    CHECK(executed.size() == 2);
+    executed.clear();
+    spec.tests = {"demo.CacheTest#zetaFills", "demo.CacheTest#alphaExpectsEmpty"};
+    auto polluted = exec->run(spec, cancel);
+    REQUIRE(polluted);
+    CHECK(polluted->results[1].outcome == core::Outcome::fail);
+    CHECK(executed.size() == 1);  // one process: the runner's own order
+  }
+
+  SECTION("the order technique finds both victims with the right polluter") {
+    MemoryRunLog log(*exec);
+    core::TechniqueInput input;
+    input.tests = {"demo.ViewTest#expectsEmpty", "demo.CacheTest#alphaExpectsEmpty", "demo.CacheTest#zetaFills",
+                   "demo.CacheTest#middlePure"};
+    input.seed = 7;
+    auto verdicts = order::detect_order_dependent(input, log);
+    REQUIRE(verdicts);
+    std::map<std::string, core::Verdict> by_test;
+    for (const auto& v : *verdicts) by_test[v.test] = v;
+    for (auto victim : {"demo.ViewTest#expectsEmpty", "demo.CacheTest#alphaExpectsEmpty"}) {
+      INFO(victim);
+      REQUIRE(by_test.count(victim));
+      CHECK(by_test[victim].verdict == core::VerdictKind::flaky);
+      CHECK(by_test[victim].category == core::Category::order_dependent);
+      CHECK(by_test[victim].evidence.details["polluters"] == "demo.CacheTest#zetaFills");
+    }
+    CHECK(by_test["demo.CacheTest#middlePure"].verdict == core::VerdictKind::not_flaky);
+    CHECK(by_test["demo.CacheTest#zetaFills"].verdict == core::VerdictKind::not_flaky);
+  }
 }
 #endif

@@ -176,6 +176,12 @@ void FakeAdbServer::add_jdwp(const std::string& serial, int pid, std::uint16_t p
     if (d.serial == serial) d.jdwp[pid] = port;
 }
 
+void FakeAdbServer::remove_jdwp(const std::string& serial, int pid) {
+  std::lock_guard lock(mutex_);
+  for (auto& d : devices_)
+    if (d.serial == serial) d.jdwp.erase(pid);
+}
+
 void FakeAdbServer::set_malformed(bool malformed) {
   std::lock_guard lock(mutex_);
   malformed_ = malformed;
@@ -392,7 +398,7 @@ void FakeAdbServer::run_shell(Conn& c, const std::string& serial, const std::str
     max_total_ = std::max(max_total_, ++running_total_);
   }
   if (reply.before) reply.before();
-  std::string out = reply.out;
+  std::string out = reply.produce ? reply.produce() : reply.out;
   if (mode == 1) {  // a pty turns \n into \r\n
     std::string crlf;
     for (char ch : out) {
@@ -416,7 +422,7 @@ void FakeAdbServer::run_shell(Conn& c, const std::string& serial, const std::str
     if (!present(serial)) alive = false;
   }
   if (alive && reply.hang) {
-    while (!stopping_ && present(serial) && !c.peer_closed()) {}
+    while (!stopping_ && present(serial) && !c.peer_closed()) {}  // peer_closed() waits 20 ms
     alive = false;
   }
   if (alive && mode == 0) {

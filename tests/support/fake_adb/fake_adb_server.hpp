@@ -35,6 +35,7 @@ struct FakeReply {
   bool hang = false;                              // after `out`, never finish
   std::optional<std::size_t> unplug_after;        // unplug the device after this many bytes
   std::function<void()> before;                   // runs before the first byte (e.g. a barrier)
+  std::function<std::string()> produce;          // when set, runs after `before`; its result replaces `out`
 };
 
 struct FakeDevice {
@@ -65,6 +66,7 @@ class FakeAdbServer {
   void on_shell(ShellHandler handler);
   // Makes `pid` a debuggable process of the device whose jdwp:PID is proxied to port.
   void add_jdwp(const std::string& serial, int pid, std::uint16_t port);
+  void remove_jdwp(const std::string& serial, int pid);  // the process ended
   // Every host-service reply becomes bytes that are neither OKAY nor FAIL.
   void set_malformed(bool malformed);
   // Installing fails with this pm output (e.g. "Failure [INSTALL_FAILED_OLDER_SDK]").

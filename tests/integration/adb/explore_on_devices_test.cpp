@@ -1,0 +1,120 @@
+// Event-order exploration on devices, end to end through the scan layer: a scan with
+// backend "adb" and technique "explore" on two fake devices whose instrumentations run the
+// android-style examples on real HotSpot JVMs (support/fake_adb/jvm_device.hpp). Every
+// debugged run finds the test process with track-jdwp, opens jdwp:PID through the device
+// transport, and drives the JVM over that stream. The device and its runner are stand-ins:
+// nothing here ran on a real device.
+#include <catch2/catch.hpp>
+
+#ifdef FLAKESCAN_ADB_JDWP
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <thread>
+
+#include <nlohmann/json.hpp>
+
+#include "backend/adb/config_json.hpp"
+#include "scan/scan_manager.hpp"
+#include "scan/scan_request.hpp"
+#include "scan/techniques.hpp"
+#include "store/store.hpp"
+#include "support/fake_adb/apk_builder.hpp"
+#include "support/fake_adb/jvm_device.hpp"
+
+using namespace flakescan;
+using nlohmann::json;
+namespace fs = std::filesystem;
+
+namespace {
+
+std::vector<std::string> example_classpath() {
+  std::ifstream in(fs::path(FLAKESCAN_BINARY_DIR) / "examples" / "android-style.classpath");
+  std::string line;
+  std::getline(in, line);
+  std::vector<std::string> out;
+  std::stringstream parts(line);
+  for (std::string p; std::getline(parts, p, ':');)
+    if (!p.empty()) out.push_back(p);
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("explore on devices: a scan with backend adb finds the race over jdwp:PID", "[adb][explore][scan]") {
+  WARN("fake adb server with HotSpot JVMs as devices: the device path was not run on a real device");
+  fs::path dir = fs::path(FLAKESCAN_BINARY_DIR) / "adb_it" / "explore";
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  std::ofstream(dir / "app.apk", std::ios::binary) << test::build_apk("demo.android");
+  std::ofstream(dir / "test.apk", std::ios::binary) << test::build_apk("demo.android.test");
+
+  backend::LocalJvmConfig jvm;
+  jvm.runner_jar = fs::path(FLAKESCAN_BINARY_DIR) / "lib" / "flakescan-runner.jar";
+  jvm.platform_jars = backend::default_platform_jars("/usr/share/java");
+  jvm.classpath = example_classpath();
+  jvm.work_dir = dir / "devices";
+  REQUIRE(jvm.classpath.size() >= 2);
+
+  test::FakeAdbServer fake;
+  fake.add_device({"emulator-5554"});
+  fake.add_device({"emulator-5556"});
+  test::JvmBackedDevices devices(fake, jvm);
+  fake.on_shell([&](const std::string& serial, const std::string& cmd) { return devices.handle(serial, cmd); });
+
+  auto store = store::Store::open(dir / "flakescan.db");
+  REQUIRE(store);
+  scan::ScanManagerConfig config;
+  config.data_dir = dir / "data";
+  config.backends["adb"] = [](const scan::ScanRequest& r, const fs::path& work) {
+    return backend::adb::make_adb_executor_from_json(r.adb, work.string());
+  };
+  scan::ScanManager manager(**store, config);
+  const std::string racy = "demo.android.AsyncWaitTest#forecastShownAfterRefresh";
+  const std::string twin = "demo.android.AsyncWaitTest#forecastShownAfterRefreshWithIdlingResource";
+  json body = {{"backend", "adb"},
+               {"tests", {racy, twin}},
+               {"techniques", {"explore"}},
+               {"adb", {{"servers", {fake.address()}},
+                        {"app_apk", (dir / "app.apk").string()},
+                        {"test_apk", (dir / "test.apk").string()}}}};
+  auto request = scan::parse_scan_request(body, scan::technique_names());
+  REQUIRE(request);
+  auto submitted = manager.submit(*request);
+  REQUIRE(submitted);
+  std::string state;
+  for (int i = 0; i < 6000; ++i) {  // polls for up to 5 minutes; it takes well under one
+    auto rec = manager.get(submitted->id);
+    REQUIRE(rec);
+    state = rec->state;
+    if (state != "queued" && state != "running") break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  REQUIRE(state == "completed");
+  auto file = manager.verdict_file(submitted->id);
+  REQUIRE(file);
+  INFO(file->dump(2));
+  std::map<std::string, json> by_test;
+  for (const auto& v : (*file)["verdicts"]) by_test[v["test"].get<std::string>()] = v;
+  REQUIRE(by_test.count(racy));
+  REQUIRE(by_test.count(twin));
+  CHECK(by_test[racy]["verdict"] == "flaky");
+  CHECK(by_test[racy]["category"] == "concurrency");
+  CHECK(by_test[racy]["evidence"]["details"]["racing_line"] == "33");  // the // RACING line
+  CHECK(by_test[twin]["verdict"] == "not_flaky");
+
+  // Every explore run went through the debugger over adb.
+  CHECK(devices.debugged_runs() >= 3);
+  auto services = fake.services();
+  auto jdwp_opens = std::count_if(services.begin(), services.end(), [](const std::string& s) {
+    return s.find(":jdwp:") != std::string::npos;
+  });
+  CHECK(jdwp_opens == devices.debugged_runs());
+  CHECK(fake.max_instrumentations_per_device() == 1);
+  manager.shutdown();
+}
+
+#else
+TEST_CASE("explore on devices", "[adb][explore]") { WARN("built without the JDWP engine (flakescan_jdwp_vm): skipped"); }
+#endif
