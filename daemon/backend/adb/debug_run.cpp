@@ -194,6 +194,9 @@ util::Result<core::RunReport> AdbExecutor::run_debugged(const core::RunSpec& spe
     }
     auto driven = drive((*run)->vm());
     if (!driven) {
+      // The debugger's stream ends a moment before the device tracker reports the device gone.
+      for (int i = 0; i < 40 && driven.error().code == Errc::disconnected && !(*run)->lease_lost() && !cancel; ++i)
+        std::this_thread::sleep_for(Ms(50));
       if (!(*run)->lease_lost() || cancel) return std::unexpected(driven.error());  // ~DebugRun force-stops
       retry("device " + serial + " went away while the debugger drove the run");
       continue;

@@ -16,6 +16,7 @@
 #include <nlohmann/json.hpp>
 
 #include "backend/adb/config_json.hpp"
+#include "backend/adb/executor.hpp"
 #include "scan/scan_manager.hpp"
 #include "scan/scan_request.hpp"
 #include "scan/techniques.hpp"
@@ -113,6 +114,56 @@ TEST_CASE("explore on devices: a scan with backend adb finds the race over jdwp:
   CHECK(jdwp_opens == devices.debugged_runs());
   CHECK(fake.max_instrumentations_per_device() == 1);
   manager.shutdown();
+}
+
+TEST_CASE("a device unplugged while the debugger drives a run: the run is made again on another device",
+          "[adb][explore]") {
+  WARN("fake adb server with HotSpot JVMs as devices: the device path was not run on a real device");
+  fs::path dir = fs::path(FLAKESCAN_BINARY_DIR) / "adb_it" / "explore-unplug";
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  std::ofstream(dir / "app.apk", std::ios::binary) << test::build_apk("demo.android");
+  std::ofstream(dir / "test.apk", std::ios::binary) << test::build_apk("demo.android.test");
+  backend::LocalJvmConfig jvm;
+  jvm.runner_jar = fs::path(FLAKESCAN_BINARY_DIR) / "lib" / "flakescan-runner.jar";
+  jvm.platform_jars = backend::default_platform_jars("/usr/share/java");
+  jvm.classpath = example_classpath();
+  jvm.work_dir = dir / "devices";
+
+  test::FakeAdbServer fake;
+  fake.add_device({"emulator-5554"});
+  test::JvmBackedDevices devices(fake, jvm);
+  fake.on_shell([&](const std::string& serial, const std::string& cmd) { return devices.handle(serial, cmd); });
+  backend::adb::AdbBackendConfig config;
+  config.servers = {*adb::ServerAddress::parse(fake.address())};
+  config.app_apk = (dir / "app.apk").string();
+  config.test_apk = (dir / "test.apk").string();
+  auto exec = backend::adb::make_adb_executor(config);
+  REQUIRE(exec);
+
+  core::RunSpec spec;
+  spec.tests = {"demo.android.AsyncWaitTest#forecastShownAfterRefreshWithIdlingResource"};
+  spec.timeout_ms = 120000;
+  core::CancelFlag cancel{false};
+  int drives = 0;
+  auto report = (*exec)->run_debugged(spec, cancel, [&](core::Vm& vm) -> util::Result<void> {
+    if (++drives == 1) {  // the cable is pulled while the debugger holds the first device
+      fake.add_device({"emulator-5556"});
+      fake.unplug("emulator-5554");
+      auto threads = vm.threads(core::deadline_in(std::chrono::seconds(10)));
+      REQUIRE_FALSE(threads);
+      return std::unexpected(threads.error());
+    }
+    return vm.resume_all(core::deadline_in(std::chrono::seconds(10)));
+  });
+  REQUIRE(report);
+  CHECK(drives == 2);
+  REQUIRE(report->results.size() == 1);
+  CHECK(report->results[0].outcome == core::Outcome::pass);
+  auto on_second = fake.commands("emulator-5556");
+  CHECK(std::count_if(on_second.begin(), on_second.end(), [](const std::string& c) {
+          return c.starts_with("am instrument -w -r -e debug true");
+        }) == 1);
 }
 
 #else
