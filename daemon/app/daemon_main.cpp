@@ -35,18 +35,21 @@ struct Options {
   std::string java = "java";
   std::string token;
   int max_concurrent_scans = 1;
+  bool class_data_sharing = true;        // runner JVMs start from a CDS archive (data_dir/cds)
   std::vector<std::string> adb_servers;  // GET /v1/devices and explorations; default 127.0.0.1:5037
 };
 
 const char* usage_text =
     "usage: flakescand [--listen HOST:PORT] [--data-dir DIR] [--db FILE] [--port-file FILE]\n"
     "                  [--runner-jar JAR] [--java-lib DIR] [--java PATH] [--token TOKEN]\n"
-    "                  [--max-concurrent-scans N] [--adb-server HOST:PORT]...\n\n"
+    "                  [--max-concurrent-scans N] [--adb-server HOST:PORT]... [--class-data-sharing on|off]\n\n"
     "  --listen      address to serve the API on (default 127.0.0.1:7711; port 0 picks a free port)\n"
     "  --data-dir    store and scan files (default $FLAKESCAN_HOME or ~/.local/share/flakescan)\n"
     "  --port-file   write the bound port to this file once listening\n"
     "  --adb-server  adb server whose devices GET /v1/devices lists and explorations use by default\n"
     "                (repeatable; default 127.0.0.1:5037)\n"
+    "  --class-data-sharing  runner JVMs start from a class data archive of the JUnit Platform\n"
+    "                kept under DATA_DIR/cds (default on; off: plain JVM starts)\n"
     "  --token       bearer token required on every request (required off loopback;\n"
     "                also read from FLAKESCAN_TOKEN)\n"
     "Logging: FLAKESCAN_LOG=info (or debug, or info,api=debug).\n";
@@ -75,6 +78,8 @@ int parse(int argc, char** argv, Options& o) {
     else if (a == "--token") o.token = v;
     else if (a == "--max-concurrent-scans") o.max_concurrent_scans = std::atoi(v);
     else if (a == "--adb-server") o.adb_servers.push_back(v);
+    else if (a == "--class-data-sharing" && (std::string(v) == "on" || std::string(v) == "off"))
+      o.class_data_sharing = std::string(v) == "on";
     else {
       std::fprintf(stderr, "flakescand: unknown option %s\n\n%s", a.c_str(), usage_text);
       return 2;
@@ -132,6 +137,7 @@ int main(int argc, char** argv) {
     c.jvm_args = request.jvm_args;
     c.work_dir = work_dir;
     c.parallelism = request.parallelism > 0 ? request.parallelism : int(std::max(1u, std::thread::hardware_concurrency()));
+    if (options.class_data_sharing) c.cds_dir = options.data_dir / "cds";
     return std::make_unique<backend::LocalJvmExecutor>(std::move(c));
   };
   scan_config.backends["adb"] = [](const scan::ScanRequest& request, const fs::path& work_dir) {

@@ -65,6 +65,17 @@ std::vector<std::string> missing_classpath_entries(const std::vector<std::string
 
 LocalJvmExecutor::LocalJvmExecutor(LocalJvmConfig config) : config_(std::move(config)) {
   if (config_.parallelism < 1) config_.parallelism = 1;
+  std::vector<std::string> cp = config_.classpath;
+  cp.push_back(config_.runner_jar.string());
+  cp.insert(cp.end(), config_.platform_jars.begin(), config_.platform_jars.end());
+  cds_ = std::make_unique<CdsArchive>(config_.cds_dir, config_.java, config_.jvm_args, cp);
+}
+
+std::vector<std::string> LocalJvmExecutor::launch_command(const std::string& mode, const fs::path& tests_file,
+                                                          const fs::path& results_file, const CdsArchive::Use& cds) const {
+  auto argv = command(mode, tests_file, results_file);
+  argv.insert(argv.begin() + 1, cds.jvm_args.begin(), cds.jvm_args.end());
+  return argv;
 }
 
 std::vector<std::string> LocalJvmExecutor::command(const std::string& mode, const fs::path& tests_file,
@@ -89,10 +100,15 @@ util::Result<core::TestExecutor::Discovery> LocalJvmExecutor::discover(const std
   std::vector<std::string> lines;
   for (const auto& id : ids) lines.push_back(id.str());
   if (auto w = write_lines(base.string() + ".tests", lines); !w) return std::unexpected(w.error());
-  auto child = util::Child::spawn({.argv = command("discover", base.string() + ".tests", base.string() + ".results"),
+  auto cds = cds_->for_run();
+  auto child = util::Child::spawn({.argv = launch_command("discover", base.string() + ".tests", base.string() + ".results", cds),
                                    .stdout_path = base.string() + ".log"});
-  if (!child) return std::unexpected(child.error());
+  if (!child) {
+    cds_->finished(cds, false);
+    return std::unexpected(child.error());
+  }
   auto status = child->wait(std::chrono::steady_clock::now() + std::chrono::milliseconds(config_.discover_timeout_ms), &cancel);
+  cds_->finished(cds, status && status->exited);
   if (!status) return std::unexpected(status.error());
   if (status->cancelled) return util::fail(util::Errc::cancelled, "discovery cancelled");
   auto text = read_file(base.string() + ".results");
@@ -143,9 +159,14 @@ util::Result<core::RunReport> LocalJvmExecutor::run(const core::RunSpec& spec, c
   auto files = next_run_files();
   if (auto w = write_lines(files.tests, spec.tests); !w) return std::unexpected(w.error());
   auto started = std::chrono::steady_clock::now();
-  auto child = util::Child::spawn({.argv = command("run", files.tests, files.results), .stdout_path = files.log.string()});
-  if (!child) return std::unexpected(child.error());
+  auto cds = cds_->for_run();
+  auto child = util::Child::spawn({.argv = launch_command("run", files.tests, files.results, cds), .stdout_path = files.log.string()});
+  if (!child) {
+    cds_->finished(cds, false);
+    return std::unexpected(child.error());
+  }
   auto status = child->wait(started + std::chrono::milliseconds(spec.timeout_ms), &cancel);
+  cds_->finished(cds, status && status->exited);
   if (!status) return std::unexpected(status.error());
   return finish_run(spec, files, *status, started);
 }
@@ -155,17 +176,23 @@ util::Result<core::RunReport> LocalJvmExecutor::run_debugged(const core::RunSpec
   auto files = next_run_files();
   if (auto w = write_lines(files.tests, spec.tests); !w) return std::unexpected(w.error());
   auto started = std::chrono::steady_clock::now();
-  auto launched = jdwp::launch({.argv = command("run", files.tests, files.results), .stdout_path = files.log.string()},
+  auto cds = cds_->for_run();
+  auto launched = jdwp::launch({.argv = launch_command("run", files.tests, files.results, cds), .stdout_path = files.log.string()},
                                jdwp::LaunchOptions{.suspend = true});
-  if (!launched) return std::unexpected(launched.error());
+  if (!launched) {
+    cds_->finished(cds, false);
+    return std::unexpected(launched.error());
+  }
   auto driven = drive(*launched->vm);
   if (!driven) {
     launched->child.kill_group();
     (void)launched->child.wait(std::chrono::steady_clock::now() + std::chrono::seconds(5));
+    cds_->finished(cds, false);
     return std::unexpected(driven.error());
   }
   if (launched->vm->alive()) (void)launched->vm->detach(core::deadline_in(std::chrono::seconds(5)));
   auto status = launched->child.wait(started + std::chrono::milliseconds(spec.timeout_ms), &cancel);
+  cds_->finished(cds, status && status->exited);
   launched->vm.reset();
   if (!status) return std::unexpected(status.error());
   return finish_run(spec, files, *status, started);

@@ -7,9 +7,11 @@
 #include <atomic>
 #include <chrono>
 #include <filesystem>
+#include <memory>
 #include <string>
 #include <vector>
 
+#include "backend/local_jvm/cds_archive.hpp"
 #include "core/executor.hpp"
 #include "util/process.hpp"
 
@@ -24,6 +26,7 @@ struct LocalJvmConfig {
   std::filesystem::path work_dir;            // per-scan folder for tests lists, results, logs
   int parallelism = 2;
   int discover_timeout_ms = 60000;
+  std::filesystem::path cds_dir;             // class data archives of runner JVMs; empty: none
 };
 
 // Debian's JUnit Platform jars under `java_lib` (/usr/share/java), in the order the runner needs.
@@ -52,12 +55,16 @@ class LocalJvmExecutor final : public core::TestExecutor {
     std::filesystem::path tests, results, log;  // the runner's input, its results stream, its output
   };
   RunFiles next_run_files();
+  // command() with the class data archive's options for this run.
+  std::vector<std::string> launch_command(const std::string& mode, const std::filesystem::path& tests_file,
+                                          const std::filesystem::path& results_file, const CdsArchive::Use& cds) const;
   // Everything after the JVM ended, the same for plain and debugged runs.
   util::Result<core::RunReport> finish_run(const core::RunSpec& spec, const RunFiles& files,
                                            const util::ExitStatus& status, std::chrono::steady_clock::time_point started);
 
   LocalJvmConfig config_;
   std::atomic<long> next_file_{0};
+  std::unique_ptr<CdsArchive> cds_;
 };
 
 }  // namespace flakescan::backend

@@ -2,6 +2,7 @@
 // test can take the JVM down (hang, System.exit, halt, failing static initialiser).
 #include <catch2/catch.hpp>
 
+#include <filesystem>
 #include <thread>
 
 #include "backend/local_jvm/local_jvm_executor.hpp"
@@ -114,4 +115,46 @@ TEST_CASE("a cancelled run kills its JVM at once", "[integration][local_jvm]") {
   canceller.join();
   REQUIRE_FALSE(r);
   CHECK(r.error().code == util::Errc::cancelled);
+}
+
+TEST_CASE("class data sharing: the first JVM writes the archive, later runs start from it, outcomes unchanged",
+          "[integration][local_jvm]") {
+  backend::LocalJvmConfig c;
+  c.runner_jar = testing::build_path("lib/flakescan-runner.jar");
+  c.platform_jars = backend::default_platform_jars("/usr/share/java");
+  c.classpath = {testing::jvm_basic_classpath()};
+  c.work_dir = testing::fresh_dir("cds");
+  c.cds_dir = c.work_dir / "cds";
+  backend::LocalJvmExecutor ex(c);
+  const std::vector<std::string> tests{"demo.basic.RegistryPolluterTest#registersDefaultCurrency",
+                                       "demo.basic.RegistryVictimTest#startsWithEmptyRegistry"};
+  auto first = run(ex, tests);  // dumps the archive at its exit
+  auto archives = [&] {
+    int n = 0;
+    for (const auto& e : std::filesystem::directory_iterator(c.cds_dir)) n += e.path().extension() == ".jsa";
+    return n;
+  };
+  REQUIRE(archives() == 1);
+  auto second = run(ex, tests);  // starts from it
+  for (const auto* report : {&first, &second}) {
+    REQUIRE(report->results.size() == 2);
+    CHECK(report->results[0].outcome == Outcome::pass);
+    CHECK(report->results[1].outcome == Outcome::fail);  // still the victim after its polluter
+    CHECK(report->infra_reason.empty());
+  }
+  // The second JVM really mapped the archive: ask one the same way with -Xshare:on, which
+  // refuses to start when the archive cannot be used.
+  std::string jsa;
+  for (const auto& e : std::filesystem::directory_iterator(c.cds_dir)) jsa = e.path().string();
+  std::vector<std::string> cp = c.classpath;
+  cp.push_back(c.runner_jar.string());
+  cp.insert(cp.end(), c.platform_jars.begin(), c.platform_jars.end());
+  std::string joined;
+  for (const auto& p : cp) joined += (joined.empty() ? "" : ":") + p;
+  auto java = util::Child::spawn({.argv = {"java", "-Xshare:on", "-XX:SharedArchiveFile=" + jsa, "-cp", joined, "-version"},
+                                  .stdout_path = (c.work_dir / "share-on.log").string()});
+  REQUIRE(java);
+  auto status = java->wait(std::chrono::steady_clock::now() + std::chrono::seconds(60));
+  REQUIRE(status);
+  CHECK(status->success());
 }
