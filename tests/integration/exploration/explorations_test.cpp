@@ -112,7 +112,7 @@ TEST_CASE("explorations through the daemon: tarpits, guidance fed back, bad requ
   fs::path data = testing::fresh_dir("explorations") / "data";
   std::vector<std::string> args{"--adb-server", fake.address()};
 
-  std::string first_id, cancelled_id, crashed_id;
+  std::string first_id, cancelled_id, crashed_id, stopped_id;
   json first_guidance;
   {
     testing::DaemonProcess daemon(data, args);
@@ -261,12 +261,17 @@ TEST_CASE("explorations through the daemon: tarpits, guidance fed back, bad requ
     json guided = wait_until_ended(daemon, guided_id);
     CHECK(guided["state"] == "done");
     CHECK(guided["restarts"] == 1);
+    // SIGTERM stops a running exploration: it ends interrupted, written before the daemon exits.
+    stopped_id = submit(daemon, {{"package", "com.example.app"}, {"budget_seconds", 3600}});
+    wait_for_steps(daemon, stopped_id, 2);
     CHECK(daemon.terminate() == 0);
   }
   {
-    // A clean stop leaves nothing running: everything is served the same after it.
     testing::DaemonProcess daemon(data, args);
-    CHECK(daemon.get_json("/v1/explorations")["explorations"].size() == 7);
+    CHECK(daemon.get_json("/v1/explorations")["explorations"].size() == 8);
     CHECK(daemon.get_json("/v1/explorations/" + crashed_id)["state"] == "interrupted");
+    json stopped = daemon.get_json("/v1/explorations/" + stopped_id);
+    CHECK(stopped["state"] == "interrupted");
+    CHECK(stopped["steps"].get<int>() >= 2);  // counted by the run itself, not recovered from the trace
   }
 }
