@@ -218,6 +218,15 @@ class Vm {
   virtual util::Result<ThreadStatus> thread_status(ThreadRef thread, Deadline deadline) = 0;
   // Frames from the top; max_frames <= 0 means all. The thread must be suspended.
   virtual util::Result<std::vector<Frame>> stack(ThreadRef thread, int max_frames, Deadline deadline) = 0;
+  // stack() and then resume(): the thread goes on as soon as its frames are read. A VM may
+  // send both commands at once (JDWP: one round trip instead of two). The thread has at
+  // least max_frames frames, or max_frames <= 0.
+  virtual util::Result<std::vector<Frame>> stack_then_resume(ThreadRef thread, int max_frames, Deadline deadline) {
+    auto frames = stack(thread, max_frames, deadline);
+    if (!frames) return frames;
+    if (auto r = resume(thread, deadline); !r) return std::unexpected(r.error());
+    return frames;
+  }
   virtual util::Result<void> suspend(ThreadRef thread, Deadline deadline) = 0;
   virtual util::Result<void> resume(ThreadRef thread, Deadline deadline) = 0;
   virtual util::Result<void> suspend_all(Deadline deadline) = 0;

@@ -73,6 +73,34 @@ util::Result<Packet> Client::raw_call(Command command, Bytes data, Clock::time_p
   return future.get();
 }
 
+std::vector<util::Result<Packet>> Client::raw_call_all(std::vector<std::pair<Command, Bytes>> commands,
+                                                      Clock::time_point deadline) {
+  struct Sent {
+    Command command;
+    std::uint32_t id;
+    std::future<util::Result<Packet>> reply;
+  };
+  std::vector<Sent> sent;
+  for (auto& [command, data] : commands) {
+    auto promise = std::make_shared<std::promise<util::Result<Packet>>>();
+    auto future = promise->get_future();
+    auto id = session_->submit(command, std::move(data), [promise](util::Result<Packet> reply) {
+      promise->set_value(std::move(reply));
+    });
+    sent.push_back({command, id, std::move(future)});
+  }
+  std::vector<util::Result<Packet>> out;
+  for (auto& s : sent) {
+    if (s.reply.wait_until(deadline) == std::future_status::timeout && session_->abandon(s.id)) {
+      auto name = command_name(command_set_of(s.command), command_number_of(s.command));
+      out.push_back(util::fail(Errc::timeout, std::string(name.value_or("request")) + " had no reply before its deadline"));
+      continue;
+    }
+    out.push_back(s.reply.get());
+  }
+  return out;
+}
+
 void Client::async_next_event(Clock::time_point deadline, Session::EventHandler done) {
   session_->next_event(deadline, std::move(done));
 }

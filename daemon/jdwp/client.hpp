@@ -43,6 +43,22 @@ class Client {
     return decode<typename C::Reply>(reply->data, sizes_);
   }
   util::Result<Packet> raw_call(Command command, Bytes data, Clock::time_point deadline);
+  // Several commands sent back to back before any reply is awaited (the VM's agent handles
+  // commands in the order they arrive), replies in the same order; one round trip in all.
+  // An element is an error when that command's reply did not come (the packets that did
+  // come still count).
+  std::vector<util::Result<Packet>> raw_call_all(std::vector<std::pair<Command, Bytes>> commands,
+                                                 Clock::time_point deadline);
+  // The typed reply of a packet from raw_call_all.
+  template <class C>
+  util::Result<typename C::Reply> decode_reply(const util::Result<Packet>& reply) const {
+    if (!reply) return std::unexpected(reply.error());
+    if (reply->error != 0) {
+      auto name = command_name(command_set_of(C::id), command_number_of(C::id));
+      return std::unexpected(error_from_jdwp(reply->error, name.value_or("command")));
+    }
+    return decode<typename C::Reply>(reply->data, sizes_);
+  }
   util::Result<EventSet> next_event(Clock::time_point deadline);
   // The next event set, handed to `done` on the session's strand (must not block).
   void async_next_event(Clock::time_point deadline, Session::EventHandler done);

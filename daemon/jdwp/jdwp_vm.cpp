@@ -569,6 +569,27 @@ util::Result<std::vector<core::Frame>> JdwpVm::stack(core::ThreadRef thread, int
   return out;
 }
 
+util::Result<std::vector<core::Frame>> JdwpVm::stack_then_resume(core::ThreadRef thread, int max_frames,
+                                                                  Deadline deadline) {
+  if (auto ok = check_alive(); !ok) return std::unexpected(ok.error());
+  std::vector<std::pair<Command, Bytes>> commands;
+  commands.emplace_back(TrFrames::id, encode(TrFrames::Request{ObjectId{thread.id}, 0, max_frames > 0 ? max_frames : -1},
+                                             client_->sizes()));
+  commands.emplace_back(TrResume::id, encode(TrResume::Request{ObjectId{thread.id}}, client_->sizes()));
+  auto replies = client_->raw_call_all(std::move(commands), deadline);
+  auto frames = client_->decode_reply<TrFrames>(replies[0]);
+  auto resumed = client_->decode_reply<TrResume>(replies[1]);
+  if (!frames) return std::unexpected(frames.error());
+  if (!resumed) return std::unexpected(resumed.error());
+  std::vector<core::Frame> out;
+  for (const auto& f : frames->frames) {
+    auto frame = resolve(f.location, deadline);
+    if (!frame) return std::unexpected(frame.error());
+    out.push_back(std::move(*frame));
+  }
+  return out;
+}
+
 util::Result<void> JdwpVm::suspend(core::ThreadRef thread, Deadline deadline) {
   auto r = client_->call<TrSuspend>({ObjectId{thread.id}}, deadline);
   if (!r) return std::unexpected(r.error());

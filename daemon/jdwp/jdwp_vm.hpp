@@ -59,6 +59,10 @@ class JdwpVm final : public core::Vm {
   util::Result<std::vector<core::ThreadInfo>> threads(core::Deadline deadline) override;
   util::Result<core::ThreadStatus> thread_status(core::ThreadRef thread, core::Deadline deadline) override;
   util::Result<std::vector<core::Frame>> stack(core::ThreadRef thread, int max_frames, core::Deadline deadline) override;
+  // ThreadReference.Frames and ThreadReference.Resume sent together (one round trip); the
+  // frames' locations are resolved afterwards (that needs no suspension).
+  util::Result<std::vector<core::Frame>> stack_then_resume(core::ThreadRef thread, int max_frames,
+                                                           core::Deadline deadline) override;
   util::Result<void> suspend(core::ThreadRef thread, core::Deadline deadline) override;
   util::Result<void> resume(core::ThreadRef thread, core::Deadline deadline) override;
   util::Result<void> suspend_all(core::Deadline deadline) override;

@@ -132,7 +132,16 @@ TEST_CASE("a method breakpoint is hit once per call with the right frames and li
     auto top = l.vm->stack(e->thread, 1, soon());
     REQUIRE(top);
     CHECK(top->size() == 1);
-    REQUIRE(l.vm->resume(e->thread, soon()));
+    if (hits % 2 == 0) {
+      REQUIRE(l.vm->resume(e->thread, soon()));
+      continue;
+    }
+    // Frames and Resume in one round trip: the frame is the one read while suspended, and
+    // the thread goes on (otherwise the next hit would never come: hits == 5 below).
+    auto pipelined = l.vm->stack_then_resume(e->thread, 1, soon());
+    REQUIRE(pipelined);
+    REQUIRE(pipelined->size() == 1);
+    CHECK(pipelined->front() == (*frames)[0]);
   }
   CHECK(hits == 5);
   auto status = l.child.wait(soon());
