@@ -11,6 +11,7 @@
 
 #include "backend/adb/apk.hpp"
 #include "backend/adb/config_json.hpp"
+#include "backend/adb/executor.hpp"
 #include "backend/adb/monkey.hpp"
 #include "backend/adb/shell_command.hpp"
 #include "exploration/guidance.hpp"
@@ -60,29 +61,12 @@ void set_counts(json& status, const backend::adb::ExplorationResult& r) {
   status["problems"] = r.problems;
 }
 
-// Sync push to /data/local/tmp, `pm install -r -t`, remove the file (as the scan executor does).
-util::Result<void> install_apk(const backend::adb::Lease& lease, const std::string& apk_path, const std::string& package,
-                               const core::CancelFlag& cancel) {
+// The APK's bytes, installed as the scan executor installs them.
+util::Result<void> install_apk(const backend::adb::Lease& lease, const std::string& apk_path, const core::CancelFlag& cancel) {
   std::ifstream in(apk_path, std::ios::binary);
   if (!in) return util::fail(Errc::io, "cannot read " + apk_path);
   std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  auto deadline = backend::adb::wire::after(std::chrono::minutes(5));
-  std::string remote = "/data/local/tmp/flakescan-" + package + ".apk";
-  if (auto r = lease.client().push(lease.serial(), bytes, remote, 0644, deadline, &cancel); !r)
-    return util::fail(r.error().code, "push of " + apk_path + " to " + lease.serial() + " failed: " + r.error().message);
-  auto cmd = backend::adb::install_command(remote);
-  if (!cmd) return std::unexpected(cmd.error());
-  auto res = lease.client().shell(lease.serial(), *cmd, deadline, &cancel);
-  if (auto rm = backend::adb::remove_file_command(remote)) (void)lease.client().shell(lease.serial(), *rm, deadline, &cancel);
-  if (!res) return std::unexpected(res.error());
-  if (res->cut) return std::unexpected(*res->cut);
-  std::string text = res->out + res->err;
-  if (text.find("Success") == std::string::npos) {
-    auto f = text.find("Failure");
-    std::string why = f == std::string::npos ? text : text.substr(f, text.find('\n', f) - f);
-    return util::fail(Errc::process, "install of " + apk_path + " on " + lease.serial() + " failed: " + why);
-  }
-  return {};
+  return backend::adb::install_apk(lease, apk_path, bytes, backend::adb::wire::after(std::chrono::minutes(5)), cancel);
 }
 
 // A lease on the requested device, or on any free one. acquire() only knows exclusions, so
@@ -254,7 +238,7 @@ void ExplorationManager::run(std::shared_ptr<Exploration> e, ExplorationRequest 
     }
     log->info("exploration {}: {} on {}", e->id, request.package, lease->key());
     if (!request.apk.empty()) {
-      if (auto r = install_apk(*lease, request.apk, request.package, e->cancel); !r) {
+      if (auto r = install_apk(*lease, request.apk, e->cancel); !r) {
         finish(*e, r.error().code == Errc::cancelled ? "cancelled" : "failed", r.error().message, *options);
         return;
       }

@@ -158,9 +158,7 @@ util::Result<core::RunReport> AdbExecutor::run_debugged(const core::RunSpec& spe
   auto log = util::logger("adb");
   auto start = wire::Clock::now();
   auto deadline = start + Ms(spec.timeout_ms);
-  for (const auto& t : spec.tests)
-    if (auto id = core::TestId::parse(t); !id || id->is_class())
-      return fail(Errc::invalid_argument, "run specs hold method ids: '" + t + "'");
+  if (auto ok = check_method_ids(spec); !ok) return std::unexpected(ok.error());
   std::set<std::string> exclude;
   std::string last_loss;
   for (int attempts = 0; attempts < std::max(1, config_.max_attempts);) {

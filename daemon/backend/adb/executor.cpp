@@ -50,6 +50,13 @@ double ms_since(wire::Clock::time_point start) {
 
 }  // namespace
 
+util::Result<void> check_method_ids(const core::RunSpec& spec) {
+  for (const auto& t : spec.tests)
+    if (auto id = core::TestId::parse(t); !id || id->is_class())
+      return fail(Errc::invalid_argument, "run specs hold method ids: '" + t + "'");
+  return {};
+}
+
 std::vector<std::string> executed_tests(const InstrumentationOutput& output) {
   std::vector<std::string> out;
   for (const auto& t : output.tests)
@@ -137,8 +144,8 @@ AdbExecutor::~AdbExecutor() = default;
 
 int AdbExecutor::parallelism() const { return std::max(1, registry_->ready_count()); }
 
-util::Result<void> AdbExecutor::install(const Lease& lease, const std::string& apk_path, const std::string& apk_bytes,
-                                        wire::Deadline deadline, const core::CancelFlag& cancel) {
+util::Result<void> install_apk(const Lease& lease, const std::string& apk_path, const std::string& apk_bytes,
+                               wire::Deadline deadline, const core::CancelFlag& cancel) {
   auto pkg = apk_package(apk_bytes);
   if (!pkg) return std::unexpected(pkg.error());
   std::string remote = "/data/local/tmp/flakescan-" + *pkg + ".apk";
@@ -169,8 +176,8 @@ util::Result<void> AdbExecutor::prepare(const Lease& lease, wire::Deadline deadl
   if (need_install) {
     auto install_deadline = std::min(deadline, wire::after(config_.install_timeout));
     if (!config_.app_apk.empty())
-      if (auto r = install(lease, config_.app_apk, app_bytes_, install_deadline, cancel); !r) return r;
-    if (auto r = install(lease, config_.test_apk, test_bytes_, install_deadline, cancel); !r) return r;
+      if (auto r = install_apk(lease, config_.app_apk, app_bytes_, install_deadline, cancel); !r) return r;
+    if (auto r = install_apk(lease, config_.test_apk, test_bytes_, install_deadline, cancel); !r) return r;
     std::lock_guard lock(mutex_);
     installed_.insert(key);
   }
@@ -301,9 +308,7 @@ util::Result<core::RunReport> AdbExecutor::run(const core::RunSpec& spec, const 
   auto log = util::logger("adb");
   auto start = wire::Clock::now();
   auto deadline = start + Ms(spec.timeout_ms);
-  for (const auto& t : spec.tests)
-    if (auto id = core::TestId::parse(t); !id || id->is_class())
-      return fail(Errc::invalid_argument, "run specs hold method ids: '" + t + "'");
+  if (auto ok = check_method_ids(spec); !ok) return std::unexpected(ok.error());
 
   core::RunReport report;
   auto all_infra = [&](const std::string& why) {

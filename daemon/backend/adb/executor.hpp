@@ -99,8 +99,6 @@ class AdbExecutor : public core::TestExecutor {
 
  private:
   friend util::Result<std::unique_ptr<AdbExecutor>> make_adb_executor(AdbBackendConfig, std::shared_ptr<DeviceRegistry>);
-  util::Result<void> install(const Lease& lease, const std::string& apk_path, const std::string& apk_bytes,
-                             wire::Deadline deadline, const core::CancelFlag& cancel);
   void keep_log(const core::RunSpec& spec, const std::string& device, const std::string& raw, core::RunReport& report);
   // One run on one device: segments, the order check, the reports of the segments joined.
   struct LeasedRun {
@@ -130,6 +128,15 @@ class AdbExecutor : public core::TestExecutor {
 // and starts device tracking (or uses `registry` when given, e.g. the daemon's own).
 util::Result<std::unique_ptr<AdbExecutor>> make_adb_executor(AdbBackendConfig config,
                                                             std::shared_ptr<DeviceRegistry> registry = nullptr);
+
+// Installs an APK (its bytes; apk_path only names it in messages) on a leased device: sync
+// push to /data/local/tmp/flakescan-<package>.apk, `pm install -r -t`, the file removed.
+// Errc::process with pm's "Failure [...]" when the device refuses it.
+util::Result<void> install_apk(const Lease& lease, const std::string& apk_path, const std::string& apk_bytes,
+                               wire::Deadline deadline, const core::CancelFlag& cancel);
+
+// Errc::invalid_argument unless every entry of the spec is a method id.
+util::Result<void> check_method_ids(const core::RunSpec& spec);
 
 // The method ids the runner started, in its order (class-level entries left out).
 std::vector<std::string> executed_tests(const InstrumentationOutput& output);

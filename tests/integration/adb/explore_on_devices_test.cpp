@@ -30,15 +30,16 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::vector<std::string> example_classpath() {
-  std::ifstream in(fs::path(FLAKESCAN_BINARY_DIR) / "examples" / "android-style.classpath");
-  std::string line;
-  std::getline(in, line);
-  std::vector<std::string> out;
-  std::stringstream parts(line);
-  for (std::string p; std::getline(parts, p, ':');)
-    if (!p.empty()) out.push_back(p);
-  return out;
+// A folder with the two APKs (the fake reads their package names) and the JVM that plays
+// the devices: examples/android-style under flakescan's runner.
+backend::LocalJvmConfig prepare(const fs::path& dir) {
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  std::ofstream(dir / "app.apk", std::ios::binary) << test::build_apk("demo.android");
+  std::ofstream(dir / "test.apk", std::ios::binary) << test::build_apk("demo.android.test");
+  auto jvm = test::example_device_jvm("android-style", dir / "devices");
+  REQUIRE(jvm.classpath.size() >= 2);
+  return jvm;
 }
 
 }  // namespace
@@ -46,17 +47,7 @@ std::vector<std::string> example_classpath() {
 TEST_CASE("explore on devices: a scan with backend adb finds the race over jdwp:PID", "[adb][explore][scan]") {
   WARN("fake adb server with HotSpot JVMs as devices: the device path was not run on a real device");
   fs::path dir = fs::path(FLAKESCAN_BINARY_DIR) / "adb_it" / "explore";
-  fs::remove_all(dir);
-  fs::create_directories(dir);
-  std::ofstream(dir / "app.apk", std::ios::binary) << test::build_apk("demo.android");
-  std::ofstream(dir / "test.apk", std::ios::binary) << test::build_apk("demo.android.test");
-
-  backend::LocalJvmConfig jvm;
-  jvm.runner_jar = fs::path(FLAKESCAN_BINARY_DIR) / "lib" / "flakescan-runner.jar";
-  jvm.platform_jars = backend::default_platform_jars("/usr/share/java");
-  jvm.classpath = example_classpath();
-  jvm.work_dir = dir / "devices";
-  REQUIRE(jvm.classpath.size() >= 2);
+  auto jvm = prepare(dir);
 
   test::FakeAdbServer fake;
   fake.add_device({"emulator-5554"});
@@ -120,15 +111,7 @@ TEST_CASE("a device unplugged while the debugger drives a run: the run is made a
           "[adb][explore]") {
   WARN("fake adb server with HotSpot JVMs as devices: the device path was not run on a real device");
   fs::path dir = fs::path(FLAKESCAN_BINARY_DIR) / "adb_it" / "explore-unplug";
-  fs::remove_all(dir);
-  fs::create_directories(dir);
-  std::ofstream(dir / "app.apk", std::ios::binary) << test::build_apk("demo.android");
-  std::ofstream(dir / "test.apk", std::ios::binary) << test::build_apk("demo.android.test");
-  backend::LocalJvmConfig jvm;
-  jvm.runner_jar = fs::path(FLAKESCAN_BINARY_DIR) / "lib" / "flakescan-runner.jar";
-  jvm.platform_jars = backend::default_platform_jars("/usr/share/java");
-  jvm.classpath = example_classpath();
-  jvm.work_dir = dir / "devices";
+  auto jvm = prepare(dir);
 
   test::FakeAdbServer fake;
   fake.add_device({"emulator-5554"});

@@ -27,6 +27,22 @@
 
 namespace flakescan::test {
 
+// The local JVM configuration for devices that run examples/<name> (the build writes its
+// classpath to build/examples/<name>.classpath), with device folders under work_dir.
+inline backend::LocalJvmConfig example_device_jvm(const std::string& example, const std::filesystem::path& work_dir) {
+  backend::LocalJvmConfig c;
+  c.runner_jar = std::filesystem::path(FLAKESCAN_BINARY_DIR) / "lib" / "flakescan-runner.jar";
+  c.platform_jars = backend::default_platform_jars("/usr/share/java");
+  std::ifstream in(std::filesystem::path(FLAKESCAN_BINARY_DIR) / "examples" / (example + ".classpath"));
+  std::string line;
+  std::getline(in, line);
+  std::stringstream parts(line);
+  for (std::string p; std::getline(parts, p, ':');)
+    if (!p.empty()) c.classpath.push_back(p);
+  c.work_dir = work_dir;
+  return c;
+}
+
 class JvmBackedDevices {
  public:
   // `base`: the local JVM configuration (runner jar, platform jars, project classpath);
