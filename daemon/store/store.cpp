@@ -3,6 +3,7 @@
 #include <chrono>
 #include <cstdio>
 #include <ctime>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <sqlite3.h>
 
@@ -338,6 +339,148 @@ util::Result<std::vector<VerdictRow>> Store::verdicts(const std::string& scan_id
   int rc;
   while ((rc = s.step()) == SQLITE_ROW) out.push_back({s.text(0), s.text(1), s.text(2), s.text(3)});
   if (rc != SQLITE_DONE) return std::unexpected(sql_error(db_, "reading verdicts"));
+  return out;
+}
+
+util::Result<CiImportRecord> Store::import_ci_results(const CiImportRecord& import, const std::vector<CiResultRow>& results) {
+  std::lock_guard lock(mutex_);
+  CiImportRecord out = import;
+  out.tests = int(results.size());
+  out.failed = 0;
+  out.flaky_by_rerun = 0;
+  for (const auto& r : results) {
+    if (r.outcome == "fail" || r.outcome == "error") ++out.failed;
+    if (r.outcome == "pass" && r.failed_attempts > 0) ++out.flaky_by_rerun;
+  }
+  out.imported_at = now_iso8601();
+  out.replaced.reset();
+  if (auto r = exec("BEGIN IMMEDIATE"); !r) return std::unexpected(r.error());
+  auto rollback = [&](util::Error e) -> util::Result<CiImportRecord> {
+    exec("ROLLBACK");
+    return std::unexpected(std::move(e));
+  };
+  {
+    Statement old(db_, "SELECT id FROM ci_imports WHERE source = ?");
+    old.bind(import.source);
+    int rc = old.step();
+    if (rc == SQLITE_ROW) out.replaced = old.integer(0);
+    else if (rc != SQLITE_DONE) return rollback(sql_error(db_, "looking up the import's source"));
+  }
+  if (out.replaced) {
+    Statement del_results(db_, "DELETE FROM ci_results WHERE import_id = ?");
+    del_results.bind(*out.replaced);
+    if (del_results.step() != SQLITE_DONE) return rollback(sql_error(db_, "replacing an import's results"));
+    Statement del_import(db_, "DELETE FROM ci_imports WHERE id = ?");
+    del_import.bind(*out.replaced);
+    if (del_import.step() != SQLITE_DONE) return rollback(sql_error(db_, "replacing an import"));
+  }
+  Statement ins(db_,
+                "INSERT INTO ci_imports(source, commit_sha, branch, imported_at, tests, failed, flaky_by_rerun) "
+                "VALUES (?,?,?,?,?,?,?)");
+  ins.bind(out.source).bind(out.commit).bind(out.branch).bind(out.imported_at).bind(out.tests).bind(out.failed)
+      .bind(out.flaky_by_rerun);
+  if (ins.step() != SQLITE_DONE) return rollback(sql_error(db_, "recording an import"));
+  out.id = sqlite3_last_insert_rowid(db_);
+  for (const auto& r : results) {
+    Statement res(db_,
+                  "INSERT INTO ci_results(import_id, test, outcome, duration_ms, message, failed_attempts) "
+                  "VALUES (?,?,?,?,?,?)");
+    res.bind(out.id).bind(r.test).bind(r.outcome).bind(r.duration_ms).bind(r.message).bind(r.failed_attempts);
+    if (res.step() != SQLITE_DONE) return rollback(sql_error(db_, "recording an imported result of " + r.test));
+  }
+  if (auto r = exec("COMMIT"); !r) return rollback(r.error());
+  return out;
+}
+
+util::Result<int> Store::ci_import_count() {
+  std::lock_guard lock(mutex_);
+  Statement s(db_, "SELECT COUNT(*) FROM ci_imports");
+  if (s.step() != SQLITE_ROW) return std::unexpected(sql_error(db_, "counting imports"));
+  return int(s.integer(0));
+}
+
+namespace {
+
+// Each query yields test ids (and, for the same-commit one, the commit) of one reason.
+const char* same_commit_sql =
+    "SELECT r.test, i.commit_sha FROM ci_results r JOIN ci_imports i ON i.id = r.import_id "
+    "WHERE i.commit_sha <> '' GROUP BY r.test, i.commit_sha "
+    "HAVING SUM(r.outcome = 'pass') > 0 AND SUM(r.outcome IN ('fail', 'error')) > 0";
+const char* passed_on_rerun_sql =
+    "SELECT DISTINCT test, '' FROM ci_results WHERE outcome = 'pass' AND failed_attempts > 0";
+const char* mixed_recently_sql =
+    "SELECT test, '' FROM ci_results "
+    "WHERE import_id IN (SELECT id FROM ci_imports ORDER BY id DESC LIMIT ?) GROUP BY test "
+    "HAVING SUM(outcome = 'pass') > 0 AND SUM(outcome IN ('fail', 'error')) > 0";
+
+}  // namespace
+
+util::Result<std::vector<CiSuspect>> Store::ci_suspects(int window, int max_evidence) {
+  std::lock_guard lock(mutex_);
+  std::map<std::string, CiSuspect> suspects;
+  for (int reason = 0; reason < 3; ++reason) {
+    Statement s(db_, reason == 0 ? same_commit_sql : reason == 1 ? passed_on_rerun_sql : mixed_recently_sql);
+    if (reason == 2) s.bind(window);
+    int rc;
+    while ((rc = s.step()) == SQLITE_ROW) {
+      auto& suspect = suspects[s.text(0)];
+      suspect.test = s.text(0);
+      if (reason == 0) {
+        suspect.same_commit = true;
+        suspect.commits.push_back(s.text(1));
+      } else if (reason == 1) {
+        suspect.passed_on_rerun = true;
+      } else {
+        suspect.mixed_recently = true;
+      }
+    }
+    if (rc != SQLITE_DONE) return std::unexpected(sql_error(db_, "finding suspects"));
+  }
+  std::vector<CiSuspect> out;
+  for (auto& [test, suspect] : suspects) {
+    Statement s(db_,
+                "SELECT i.id, i.source, i.commit_sha, i.branch, i.imported_at, r.outcome, r.duration_ms, r.message, "
+                "r.failed_attempts FROM ci_results r JOIN ci_imports i ON i.id = r.import_id WHERE r.test = ? "
+                "ORDER BY i.id DESC");
+    s.bind(test);
+    int rc;
+    while ((rc = s.step()) == SQLITE_ROW) {
+      CiObservation o{.import_id = s.integer(0), .source = s.text(1), .commit = s.text(2), .branch = s.text(3),
+                      .imported_at = s.text(4),
+                      .result = {.test = test, .outcome = s.text(5), .duration_ms = s.real(6), .message = s.text(7),
+                                 .failed_attempts = int(s.integer(8))}};
+      const auto& outcome = o.result.outcome;
+      if (outcome == "skipped") {
+        ++suspect.skipped;
+        continue;
+      }
+      if (outcome == "pass") ++suspect.passed;
+      else ++suspect.failed;
+      if (outcome == "pass" && o.result.failed_attempts > 0) ++suspect.flaky_by_rerun;
+      if (int(suspect.evidence.size()) < max_evidence) suspect.evidence.push_back(std::move(o));
+    }
+    if (rc != SQLITE_DONE) return std::unexpected(sql_error(db_, "reading a suspect's results"));
+    out.push_back(std::move(suspect));
+  }
+  return out;
+}
+
+util::Result<std::vector<QuarantineRow>> Store::quarantine() {
+  std::lock_guard lock(mutex_);
+  // A verdict is a test's latest when no decisive verdict of it comes from a later scan
+  // (by creation time, then by insertion order for scans created in the same millisecond).
+  Statement s(db_,
+              "SELECT v.test, COALESCE(v.category, ''), v.scan_id, s.created_at, v.body "
+              "FROM verdicts v JOIN scans s ON s.id = v.scan_id "
+              "WHERE v.verdict IN ('flaky', 'not_flaky') AND NOT EXISTS ("
+              "  SELECT 1 FROM verdicts v2 JOIN scans s2 ON s2.id = v2.scan_id "
+              "  WHERE v2.test = v.test AND v2.verdict IN ('flaky', 'not_flaky') "
+              "    AND (s2.created_at > s.created_at OR (s2.created_at = s.created_at AND s2.rowid > s.rowid))) "
+              "AND v.verdict = 'flaky' ORDER BY v.test");
+  std::vector<QuarantineRow> out;
+  int rc;
+  while ((rc = s.step()) == SQLITE_ROW) out.push_back({s.text(0), s.text(1), s.text(2), s.text(3), s.text(4)});
+  if (rc != SQLITE_DONE) return std::unexpected(sql_error(db_, "reading the quarantine"));
   return out;
 }
 

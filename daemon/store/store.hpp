@@ -44,6 +44,57 @@ struct VerdictRow {
   std::string body;         // JSON text
 };
 
+// CI history (schema/migrations/002_ci_results.sql): test results imported from CI runs'
+// JUnit XML reports, one import per `source` (a CI run id).
+struct CiResultRow {
+  std::string test;          // pkg.Class#method
+  std::string outcome;       // pass, fail, error, skipped
+  double duration_ms = 0;
+  std::string message;       // first line of the failure message
+  int failed_attempts = 0;   // failed attempts before the final outcome (reruns)
+};
+
+struct CiImportRecord {
+  std::int64_t id = 0;
+  std::string source;
+  std::string commit;
+  std::string branch;
+  std::string imported_at;
+  int tests = 0;
+  int failed = 0;            // final outcome fail or error
+  int flaky_by_rerun = 0;    // final outcome pass after failed attempts
+  std::optional<std::int64_t> replaced;  // the id of the earlier import of the same source
+};
+
+struct CiObservation {
+  std::int64_t import_id = 0;
+  std::string source;
+  std::string commit;
+  std::string branch;
+  std::string imported_at;
+  CiResultRow result;
+};
+
+// A test that looks flaky from CI history alone, and why.
+struct CiSuspect {
+  std::string test;
+  bool same_commit = false;      // failed and passed on one commit (any imports)
+  bool passed_on_rerun = false;  // passed only after failed reruns (any import)
+  bool mixed_recently = false;   // failed and passed within the last `window` imports
+  std::vector<std::string> commits;  // the commits on which it both failed and passed
+  int passed = 0, failed = 0, skipped = 0, flaky_by_rerun = 0;  // over all its imported results
+  std::vector<CiObservation> evidence;  // its pass/fail results, newest import first, capped
+};
+
+// The latest decisive (flaky or not_flaky) verdict of a test across scans, when it is flaky.
+struct QuarantineRow {
+  std::string test;
+  std::string category;
+  std::string scan_id;
+  std::string scan_created_at;
+  std::string body;          // the verdict as written to verdicts.json (JSON)
+};
+
 class Store {
  public:
   static util::Result<std::unique_ptr<Store>> open(const std::filesystem::path& path);
@@ -67,6 +118,21 @@ class Store {
 
   util::Result<bool> save_verdicts(const std::string& scan_id, const std::vector<VerdictRow>& verdicts);
   util::Result<std::vector<VerdictRow>> verdicts(const std::string& scan_id);
+
+  // Imports one CI run's results under `import.source` (its id, commit, branch are used; the
+  // counts are computed here). A source imported before is replaced in the same
+  // transaction: its old results go, the new import gets a new id (the newest) and
+  // `replaced` names the old one.
+  util::Result<CiImportRecord> import_ci_results(const CiImportRecord& import, const std::vector<CiResultRow>& results);
+  util::Result<int> ci_import_count();
+  // Suspects from CI history: same commit with both outcomes, passed on rerun, or both
+  // outcomes within the last `window` imports. Sorted by test id; `max_evidence` caps each
+  // suspect's evidence list.
+  util::Result<std::vector<CiSuspect>> ci_suspects(int window, int max_evidence = 50);
+
+  // Tests whose latest flaky-or-not_flaky verdict (by scan creation) is flaky; verdicts
+  // could_not_run say nothing and are passed over. Sorted by test id.
+  util::Result<std::vector<QuarantineRow>> quarantine();
 
   util::Result<std::string> journal_mode();
 
