@@ -9,6 +9,7 @@
 #include <boost/asio/signal_set.hpp>
 
 #include "api/exploration_routes.hpp"
+#include "api/history_routes.hpp"
 #include "api/router.hpp"
 #include "api/server.hpp"
 #include "app/paths.hpp"
@@ -168,6 +169,7 @@ int main(int argc, char** argv) {
   }});
   exploration::ExplorationManager explorations({.data_dir = options.data_dir, .default_servers = adb_servers});
   for (auto& route : api::exploration_routes(explorations)) extra_routes.push_back(std::move(route));
+  for (auto& route : api::history_routes(**store)) extra_routes.push_back(std::move(route));
   api::Router router(scans, std::move(extra_routes));
   boost::asio::io_context io;
   api::Server server(io, router, server_config);
