@@ -16,5 +16,8 @@ int cli_report(const Args& args);
 int cli_tarpits(const Args& args);
 int cli_devices(const Args& args);
 int cli_explore_ui(const Args& args);
+int cli_import_results(const Args& args);
+int cli_suspects(const Args& args);
+int cli_quarantine(const Args& args);
 
 }  // namespace flakescan::app

@@ -19,6 +19,9 @@ constexpr Command commands[] = {
     {"tarpits", flakescan::app::cli_tarpits, "find UI exploration tarpits in UI traces and the guidance for the next runs"},
     {"devices", flakescan::app::cli_devices, "list the Android devices and emulators the adb server(s) see, with their states"},
     {"explore-ui", flakescan::app::cli_explore_ui, "run Monkey on a device through the daemon; print its tarpits and the guidance"},
+    {"import-results", flakescan::app::cli_import_results, "import JUnit XML reports of a CI run into the daemon's history"},
+    {"suspects", flakescan::app::cli_suspects, "list the tests that look flaky from the imported CI history"},
+    {"quarantine", flakescan::app::cli_quarantine, "print the quarantine list (json, notTestFile lines or Gradle excludes)"},
 };
 
 int usage(FILE* out) {

@@ -54,13 +54,14 @@ util::Result<bool> connect(Connection& c, const Url& url, std::chrono::seconds t
 }
 
 http::request<http::string_body> make_request(const std::string& method, const Url& url, const std::string& path,
-                                              const std::string& body, const std::string& token) {
+                                              const std::string& body, const std::string& token,
+                                              const std::string& content_type = "application/json") {
   http::request<http::string_body> req{http::string_to_verb(method), url.base_path + path, 11};
   req.set(http::field::host, url.host);
   req.set(http::field::user_agent, "flakescan-cli");
   if (!token.empty()) req.set(http::field::authorization, "Bearer " + token);
   if (!body.empty()) {
-    req.set(http::field::content_type, "application/json");
+    req.set(http::field::content_type, content_type);
     req.body() = body;
   }
   req.prepare_payload();
@@ -70,11 +71,11 @@ http::request<http::string_body> make_request(const std::string& method, const U
 }  // namespace
 
 util::Result<HttpResponse> HttpClient::request(const std::string& method, const std::string& path, const std::string& body,
-                                               std::chrono::seconds timeout) {
+                                               std::chrono::seconds timeout, const std::string& content_type) {
   Connection c;
   if (auto r = connect(c, url_, timeout); !r) return std::unexpected(r.error());
   beast::error_code ec;
-  auto req = make_request(method, url_, path, body, token_);
+  auto req = make_request(method, url_, path, body, token_, content_type);
   c.stream.expires_after(timeout);
   http::write(c.stream, req, ec);
   if (ec) return util::fail(util::Errc::disconnected, "sending to the daemon: " + ec.message());

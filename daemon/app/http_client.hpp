@@ -30,7 +30,8 @@ class HttpClient {
   explicit HttpClient(Url url, std::string token = {}) : url_(std::move(url)), token_(std::move(token)) {}
 
   util::Result<HttpResponse> request(const std::string& method, const std::string& path, const std::string& body = {},
-                                     std::chrono::seconds timeout = std::chrono::seconds(60));
+                                     std::chrono::seconds timeout = std::chrono::seconds(60),
+                                     const std::string& content_type = "application/json");
   // Reads a text/event-stream until the server closes it; on_event(type, data) returning
   // false stops early.
   util::Result<bool> events(const std::string& path,

@@ -170,6 +170,8 @@ struct Walker {
     for (const auto& [tag, child] : node) {
       if (tag == "testsuite") {
         suite(child, attr(child, "name"));
+      } else if (tag == "testsuites") {  // reports combined into one document (flakescan import-results)
+        suite(child, "");
       } else if (tag == "testcase") {
         ++out.testcases;
         std::string cls = attr(child, "classname");

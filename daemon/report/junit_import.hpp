@@ -5,7 +5,7 @@
 //
 // What is read, and nothing else:
 //
-//   <testsuites>                          optional wrapper; suites may nest
+//   <testsuites>                          optional wrapper; suites (and wrappers) may nest
 //     <testsuite name="pkg.Class">
 //       <testcase classname="pkg.Class" name="method[1]" time="0.012">
 //         <failure message="..." type="...">stack</failure>     or <error>, or <skipped/>

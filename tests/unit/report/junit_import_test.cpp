@@ -115,6 +115,15 @@ TEST_CASE("a <testsuites> wrapper with nested suites, missing class names and od
   CHECK(t["com.example.b.SecondTest#four"].duration_ms == 0);  // time="abc"
 }
 
+TEST_CASE("several reports combined under one <testsuites> are read as one", "[report][junit_import]") {
+  auto imported = report::parse_junit_xml("<testsuites><testsuites><testsuite name=\"a.B\"><testcase name=\"c\"/></testsuite>"
+                                          "</testsuites><testsuite name=\"d.E\"><testcase name=\"f\"/></testsuite></testsuites>");
+  REQUIRE(imported);
+  REQUIRE(imported->results.size() == 2);
+  CHECK(imported->results[0].test == "a.B#c");
+  CHECK(imported->results[1].test == "d.E#f");
+}
+
 TEST_CASE("test ids: parameter type lists dropped, other names kept", "[report][junit_import]") {
   CHECK(report::import_test_id("p.A", "m") == "p.A#m");
   CHECK(report::import_test_id("p.A", "m()") == "p.A#m");
