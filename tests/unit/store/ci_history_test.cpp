@@ -107,7 +107,7 @@ TEST_CASE("migration 002 applies to a v1 database and keeps its data", "[store][
   CHECK((*again)->ci_import_count().value() == 1);
 }
 
-TEST_CASE("an import counts failures and reruns; the same source again replaces it", "[store][ci_history]") {
+TEST_CASE("an import counts failures and reruns, and importing its source again replaces it", "[store][ci_history]") {
   auto s = store::Store::open(fresh_db("imports")).value();
   auto first = s->import_ci_results(import_of("run-7", "abc"),
                                     {row("p.A#ok", "pass"), row("p.A#bad", "fail", 2, "boom"), row("p.A#err", "error"),
