@@ -16,6 +16,7 @@
 #include "backend/adb/shell_command.hpp"
 #include "exploration/guidance.hpp"
 #include "util/log.hpp"
+#include "util/timestamp.hpp"
 
 namespace flakescan::exploration {
 
@@ -27,17 +28,6 @@ namespace {
 
 constexpr const char* status_file = "exploration.json";
 
-std::string now_iso8601() {
-  auto now = std::chrono::system_clock::now();
-  auto secs = std::chrono::system_clock::to_time_t(now);
-  int ms = int(std::chrono::duration_cast<std::chrono::milliseconds>(now.time_since_epoch()).count() % 1000);
-  std::tm tm{};
-  gmtime_r(&secs, &tm);
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday,
-                tm.tm_hour, tm.tm_min, tm.tm_sec, ms);
-  return buf;
-}
 
 std::string new_exploration_id() {
   static std::mutex m;
@@ -139,7 +129,7 @@ void ExplorationManager::load_stored() {
       // The daemon died while it ran: keep what it recorded and analyse that much.
       status["state"] = "interrupted";
       status["error"] = "the daemon stopped while the exploration ran";
-      status["finished_at"] = now_iso8601();
+      status["finished_at"] = util::utc_timestamp();
       const json& request = status.contains("request") ? status["request"] : json::object();
       auto options = analysis_options(request.value("mode", "standard"), request.value("analysis", json::object()));
       fs::path trace = entry.path() / "trace";
@@ -195,7 +185,7 @@ util::Result<json> ExplorationManager::submit(const json& body) {
   while (explorations_.contains(e->id));
   json status{{"id", e->id},
               {"state", "running"},
-              {"created_at", now_iso8601()},
+              {"created_at", util::utc_timestamp()},
               {"started_at", nullptr},
               {"finished_at", nullptr},
               {"error", nullptr},
@@ -221,7 +211,7 @@ void ExplorationManager::run(std::shared_ptr<Exploration> e, ExplorationRequest 
   auto options = analysis_options(request.mode, request.analysis);  // validated at submit
   {
     std::lock_guard lock(mutex_);
-    e->status["started_at"] = now_iso8601();
+    e->status["started_at"] = util::utc_timestamp();
   }
   std::string state = "done", error;
   {
@@ -287,7 +277,7 @@ void ExplorationManager::finish(Exploration& e, const std::string& state, const 
     bool stopping = shutting_down_ && state == "cancelled";
     s["state"] = stopping ? "interrupted" : state;
     s["error"] = stopping ? json("the daemon stopped while the exploration ran") : error.empty() ? json(nullptr) : json(error);
-    s["finished_at"] = now_iso8601();
+    s["finished_at"] = util::utc_timestamp();
     if (verdict) {
       s["tarpits"] = verdict->report;
       s["guidance"] = {{"restart_at", restart_at_json(verdict->restart_at)}};

@@ -9,6 +9,7 @@
 
 #include "store/migrations.hpp"
 #include "util/log.hpp"
+#include "util/timestamp.hpp"
 
 namespace flakescan::store {
 
@@ -82,17 +83,6 @@ ScanRecord read_scan(const Statement& s) {
 
 }  // namespace
 
-std::string now_iso8601() {
-  auto now = std::chrono::system_clock::now();
-  auto secs = std::chrono::system_clock::to_time_t(now);
-  int ms = int(std::chrono::duration_cast<std::chrono::milliseconds>(now.time_since_epoch()).count() % 1000);
-  std::tm tm{};
-  gmtime_r(&secs, &tm);
-  char buf[40];
-  std::snprintf(buf, sizeof buf, "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday,
-                tm.tm_hour, tm.tm_min, tm.tm_sec, ms);
-  return buf;
-}
 
 util::Result<std::unique_ptr<Store>> Store::open(const std::filesystem::path& path) {
   std::error_code ec;
@@ -138,7 +128,7 @@ util::Result<bool> Store::migrate() {
     auto applied = exec(std::string(m.sql));
     if (applied) {
       Statement mark(db_, "INSERT INTO schema_migrations(name, applied_at) VALUES (?, ?)");
-      mark.bind(std::string(m.name)).bind(now_iso8601());
+      mark.bind(std::string(m.name)).bind(util::utc_timestamp());
       if (mark.step() != SQLITE_DONE) applied = std::unexpected(sql_error(db_, "recording migration"));
     }
     if (!applied) {
@@ -155,7 +145,7 @@ util::Result<bool> Store::create_scan(const ScanRecord& scan) {
   std::lock_guard lock(mutex_);
   Statement s(db_, "INSERT INTO scans(id, state, request, backend, techniques, seed, created_at) VALUES (?,?,?,?,?,?,?)");
   s.bind(scan.id).bind(scan.state).bind(scan.request).bind(scan.backend)
-      .bind(nlohmann::json(scan.techniques).dump()).bind(scan.seed).bind(scan.created_at.empty() ? now_iso8601() : scan.created_at);
+      .bind(nlohmann::json(scan.techniques).dump()).bind(scan.seed).bind(scan.created_at.empty() ? util::utc_timestamp() : scan.created_at);
   if (s.step() != SQLITE_DONE) return std::unexpected(sql_error(db_, "creating scan"));
   return true;
 }
@@ -189,7 +179,7 @@ util::Result<bool> Store::set_scan_state(const std::string& id, const std::strin
               "UPDATE scans SET state = ?, error = COALESCE(NULLIF(?, ''), error), "
               "started_at = CASE WHEN ? THEN COALESCE(started_at, ?) ELSE started_at END, "
               "finished_at = CASE WHEN ? THEN ? ELSE finished_at END WHERE id = ?");
-  std::string now = now_iso8601();
+  std::string now = util::utc_timestamp();
   s.bind(state).bind(error).bind(int(starting)).bind(now).bind(int(ending)).bind(now).bind(id);
   if (s.step() != SQLITE_DONE) return std::unexpected(sql_error(db_, "updating scan"));
   if (sqlite3_changes(db_) == 0) return util::fail(Errc::not_found, "no scan with id '" + id + "'");
@@ -210,7 +200,7 @@ util::Result<int> Store::interrupt_unfinished() {
               "UPDATE scans SET state = 'interrupted', finished_at = ?, "
               "error = 'the daemon stopped while the scan ran; its finished runs are kept' "
               "WHERE state IN ('queued', 'running')");
-  s.bind(now_iso8601());
+  s.bind(util::utc_timestamp());
   if (s.step() != SQLITE_DONE) return std::unexpected(sql_error(db_, "marking interrupted scans"));
   return sqlite3_changes(db_);
 }
@@ -228,7 +218,7 @@ util::Result<std::int64_t> Store::record_run(const std::string& scan_id, const c
                 "wall_ms, log_path, finished_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)");
   run.bind(scan_id).bind(spec.technique).bind(spec.purpose).bind(std::int64_t(spec.seed))
       .bind(nlohmann::json(spec.tests).dump()).bind(report.exit_code).bind(report.signal).bind(int(report.timed_out))
-      .bind(report.infra_reason).bind(report.wall_ms).bind(report.log_path).bind(now_iso8601());
+      .bind(report.infra_reason).bind(report.wall_ms).bind(report.log_path).bind(util::utc_timestamp());
   if (run.step() != SQLITE_DONE) return rollback(sql_error(db_, "recording run"));
   std::int64_t run_id = sqlite3_last_insert_rowid(db_);
   for (size_t i = 0; i < report.results.size(); ++i) {
@@ -352,7 +342,7 @@ util::Result<CiImportRecord> Store::import_ci_results(const CiImportRecord& impo
     if (r.outcome == "fail" || r.outcome == "error") ++out.failed;
     if (r.outcome == "pass" && r.failed_attempts > 0) ++out.flaky_by_rerun;
   }
-  out.imported_at = now_iso8601();
+  out.imported_at = util::utc_timestamp();
   out.replaced.reset();
   if (auto r = exec("BEGIN IMMEDIATE"); !r) return std::unexpected(r.error());
   auto rollback = [&](util::Error e) -> util::Result<CiImportRecord> {
