@@ -61,18 +61,14 @@ util::Result<int> find_test_pid(const Lease& lease, const std::vector<int>& befo
   return fail(cancel ? Errc::cancelled : Errc::timeout, "the test process never became debuggable");
 }
 
-// A runner waiting in Debug.waitForDebugger runs on when the debugger attaches; a VM whose
-// agent was started with suspend=y is still suspended. Suspend the first kind only, so one
-// resume_all sets either going.
+// A runner waiting in Debug.waitForDebugger runs on when the debugger attaches and sends no
+// event; a VM whose agent was started with suspend=y announces itself with VMStart, every
+// thread suspended. Suspend the first kind only, so one resume_all sets either going.
+// (Asking threads whether they are suspended raced with the agent's own suspension.)
 util::Result<void> suspend_unless_suspended(core::Vm& vm, wire::Deadline deadline) {
-  auto threads = vm.threads(deadline);
-  if (!threads) return std::unexpected(threads.error());
-  for (const auto& t : *threads) {
-    auto status = vm.thread_status(t.thread, deadline);
-    if (!status) continue;  // ended meanwhile
-    if (status->suspended) return {};
-    break;
-  }
+  auto first = vm.next_event(std::min(deadline, wire::after(Ms(500))));
+  if (first && first->kind == core::EventKind::vm_start) return {};
+  if (!first && first.error().code != Errc::timeout) return std::unexpected(first.error());
   return vm.suspend_all(deadline);
 }
 
