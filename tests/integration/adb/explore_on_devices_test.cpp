@@ -23,6 +23,7 @@
 #include "store/store.hpp"
 #include "support/fake_adb/apk_builder.hpp"
 #include "support/fake_adb/jvm_device.hpp"
+#include "integration/adb/scan_verdicts.hpp"
 
 using namespace flakescan;
 using nlohmann::json;
@@ -75,20 +76,9 @@ TEST_CASE("explore on devices: a scan with backend adb finds the race over jdwp:
   REQUIRE(request);
   auto submitted = manager.submit(*request);
   REQUIRE(submitted);
-  std::string state;
-  for (int i = 0; i < 6000; ++i) {  // polls for up to 5 minutes; it takes well under one
-    auto rec = manager.get(submitted->id);
-    REQUIRE(rec);
-    state = rec->state;
-    if (state != "queued" && state != "running") break;
-    std::this_thread::sleep_for(std::chrono::milliseconds(50));
-  }
-  REQUIRE(state == "completed");
-  auto file = manager.verdict_file(submitted->id);
-  REQUIRE(file);
-  INFO(file->dump(2));
-  std::map<std::string, json> by_test;
-  for (const auto& v : (*file)["verdicts"]) by_test[v["test"].get<std::string>()] = v;
+  auto verdicts = test::completed_scan_verdicts(manager, submitted->id, std::chrono::seconds(300));
+  auto& by_test = verdicts.by_test;
+  INFO(verdicts.file);
   REQUIRE(by_test.count(racy));
   REQUIRE(by_test.count(twin));
   CHECK(by_test[racy]["verdict"] == "flaky");

@@ -20,6 +20,7 @@
 #include "support/fake_adb/apk_builder.hpp"
 #include "support/fake_adb/fake_adb_server.hpp"
 #include "support/fake_adb/transcript.hpp"
+#include "integration/adb/scan_verdicts.hpp"
 
 using namespace flakescan;
 using nlohmann::json;
@@ -92,20 +93,9 @@ TEST_CASE("a scan with backend adb on three fake devices gives correct verdicts"
   REQUIRE(request);
   auto submitted = manager.submit(*request);
   REQUIRE(submitted);
-  std::string state;
-  for (int i = 0; i < 1200; ++i) {
-    auto rec = manager.get(submitted->id);
-    REQUIRE(rec);
-    state = rec->state;
-    if (state != "queued" && state != "running") break;
-    std::this_thread::sleep_for(std::chrono::milliseconds(50));
-  }
-  REQUIRE(state == "completed");
-  auto file = manager.verdict_file(submitted->id);
-  REQUIRE(file);
-  std::map<std::string, json> by_test;
-  for (const auto& v : (*file)["verdicts"]) by_test[v["test"].get<std::string>()] = v;
-  INFO(file->dump(2));
+  auto verdicts = test::completed_scan_verdicts(manager, submitted->id, std::chrono::seconds(60));
+  auto& by_test = verdicts.by_test;
+  INFO(verdicts.file);
   REQUIRE(by_test.size() == 3);
   CHECK(by_test["demo.AsyncTest#flaky"]["verdict"] == "flaky");
   CHECK(by_test["demo.AsyncTest#stable"]["verdict"] == "not_flaky");
