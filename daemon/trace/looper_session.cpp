@@ -142,7 +142,9 @@ util::Result<void> LooperSession::resume(const core::VmEvent& event, core::Deadl
   if (!event.suspended) return {};
   if (event.set_id != 0 && event.set_id == last_resumed_set_) return {};
   last_resumed_set_ = event.set_id;
-  if (event.kind == core::EventKind::class_prepare) return vm_.resume_all(deadline);
+  // Class-prepare stops and the agent's VMStart (suspend=y) suspend every thread.
+  if (event.kind == core::EventKind::class_prepare || event.kind == core::EventKind::vm_start)
+    return vm_.resume_all(deadline);
   return vm_.resume(event.thread, deadline);
 }
 

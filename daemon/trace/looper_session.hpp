@@ -76,7 +76,8 @@ class LooperSession {
   // The testing thread is in Object.wait / park or blocked on a monitor.
   util::Result<bool> testing_waiting(core::Deadline deadline);
 
-  // Resumes the event's thread if the event left it suspended (once per event set).
+  // Resumes the event's thread if the event left it suspended (once per event set); class
+  // prepare and VMStart suspend every thread and are resumed VM-wide.
   util::Result<void> resume(const core::VmEvent& event, core::Deadline deadline);
   // Notified (no suspension) when `thread` leaves the hook method; clear() it afterwards.
   util::Result<core::RequestHandle> watch_hook_exit(core::ThreadRef thread, core::Deadline deadline);

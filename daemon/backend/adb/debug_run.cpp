@@ -64,7 +64,9 @@ util::Result<int> find_test_pid(const Lease& lease, const std::vector<int>& befo
 // A runner waiting in Debug.waitForDebugger runs on when the debugger attaches and sends no
 // event; a VM whose agent was started with suspend=y announces itself with VMStart, every
 // thread suspended. Suspend the first kind only, so one resume_all sets either going.
-// (Asking threads whether they are suspended raced with the agent's own suspension.)
+// (Asking threads whether they are suspended raced with the agent's own suspension.) A
+// VMStart that comes later than the wait is not lost: LooperSession resumes it with a
+// VM-wide resume, which undoes the extra suspension made here.
 util::Result<void> suspend_unless_suspended(core::Vm& vm, wire::Deadline deadline) {
   auto first = vm.next_event(std::min(deadline, wire::after(Ms(500))));
   if (first && first->kind == core::EventKind::vm_start) return {};
