@@ -11,10 +11,10 @@
 #include <nlohmann/json.hpp>
 
 #include "backend/local_jvm/local_jvm_executor.hpp"
-#include "explore/explore.hpp"
+#include "event_order/explore.hpp"
 #include "integration/explore/local_run_log.hpp"
 #include "rerun/rerun.hpp"
-#include "trace/tracer.hpp"
+#include "looper_trace/tracer.hpp"
 
 namespace fs = std::filesystem;
 using namespace flakescan;
@@ -90,11 +90,11 @@ int main(int argc, char** argv) {
     fs::create_directories(argv[6]);
     for (const auto& t : expectations["tests"]) {
       std::string test = t["id"];
-      trace::Trace tr;
+      looper_trace::Trace tr;
       core::RunSpec spec;
       spec.tests = {test};
       spec.technique = "trace";
-      auto run = log.run_debugged(spec, [&](core::Vm& vm) { return trace::trace_test(vm, test, {}, tr); });
+      auto run = log.run_debugged(spec, [&](core::Vm& vm) { return looper_trace::trace_test(vm, test, {}, tr); });
       if (!run) {
         std::fprintf(stderr, "%s: %s\n", test.c_str(), run.error().message.c_str());
         continue;
@@ -102,7 +102,7 @@ int main(int argc, char** argv) {
       tr.outcome = run->report.outcome_at(0);
       std::string file = test.substr(test.rfind('.') + 1);
       file[file.find('#')] = '.';
-      std::ofstream(fs::path(argv[6]) / (file + ".trace")) << trace::format_trace(tr);
+      std::ofstream(fs::path(argv[6]) / (file + ".trace")) << looper_trace::format_trace(tr);
     }
   }
 
@@ -115,7 +115,7 @@ int main(int argc, char** argv) {
     std::string test = t["id"];
     bool is_flaky = t["flaky"];
     std::string racing = is_flaky ? std::to_string(int(t["racing_line"])) : "";
-    Row e = measure(log, test, explore::explore_technique(), racing);
+    Row e = measure(log, test, event_order::explore_technique(), racing);
     explore_runs += e.runs;
     explore_seconds += e.seconds;
     Row r, n;
@@ -135,7 +135,7 @@ int main(int argc, char** argv) {
         n = measure(log, test, [&](core::TechniqueInput in, core::RunLog& l) {
           in.budget.runs_per_test = noise_runs;
           in.budget.max_seconds = 600;
-          return explore::run_noise(in, l);
+          return event_order::run_noise(in, l);
         }, "");
         noise_found += n.found;
         noise_seconds += n.seconds;

@@ -28,7 +28,7 @@ util::Result<std::string> id_of(const Request& request) {
 
 }  // namespace
 
-std::vector<ExtraRoute> exploration_routes(exploration::ExplorationManager& explorations) {
+std::vector<ExtraRoute> exploration_routes(ui_exploration::ExplorationManager& explorations) {
   std::vector<ExtraRoute> routes;
   routes.push_back({.method = "POST", .path = base, .body_limit = 1 << 20, .respond = [&explorations](const Request& request) -> util::Result<Response> {
     if (!request.content_type.empty() && request.content_type.find("json") == std::string::npos)

@@ -8,10 +8,10 @@
 #include <vector>
 
 #include "api/router.hpp"
-#include "exploration/exploration_manager.hpp"
+#include "ui_exploration/exploration_manager.hpp"
 
 namespace flakescan::api {
 
-std::vector<ExtraRoute> exploration_routes(exploration::ExplorationManager& explorations);
+std::vector<ExtraRoute> exploration_routes(ui_exploration::ExplorationManager& explorations);
 
 }  // namespace flakescan::api

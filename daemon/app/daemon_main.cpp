@@ -15,7 +15,7 @@
 #include "app/paths.hpp"
 #include "backend/adb/config_json.hpp"
 #include "backend/local_jvm/local_jvm_executor.hpp"
-#include "exploration/exploration_manager.hpp"
+#include "ui_exploration/exploration_manager.hpp"
 #include "scan/scan_manager.hpp"
 #include "store/store.hpp"
 #include "tarpit/api.hpp"
@@ -167,7 +167,7 @@ int main(int argc, char** argv) {
     if (!options) return std::unexpected(options.error());
     return tarpit::analyze_trace_archive(request.body, *options);
   }});
-  exploration::ExplorationManager explorations({.data_dir = options.data_dir, .default_servers = adb_servers});
+  ui_exploration::ExplorationManager explorations({.data_dir = options.data_dir, .default_servers = adb_servers});
   for (auto& route : api::exploration_routes(explorations)) extra_routes.push_back(std::move(route));
   for (auto& route : api::history_routes(**store)) extra_routes.push_back(std::move(route));
   api::Router router(scans, std::move(extra_routes));

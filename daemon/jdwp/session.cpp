@@ -9,7 +9,7 @@
 #include <boost/asio/read.hpp>
 #include <boost/asio/write.hpp>
 
-#include "jdwp/trace.hpp"
+#include "jdwp/wire_log.hpp"
 #include "util/log.hpp"
 
 namespace flakescan::jdwp {

@@ -1,6 +1,6 @@
 #include "scan/techniques.hpp"
 
-#include "explore/explore.hpp"     // explore: techniques explore, noise
+#include "event_order/explore.hpp"     // explore: techniques explore, noise
 #include "order/techniques.hpp"  // order: techniques order, nio
 #include "rerun/rerun.hpp"
 
@@ -14,8 +14,8 @@ const std::vector<TechniqueEntry>& technique_table() {
       {"nio", order::nio_technique(), "each test twice in one JVM (entire-suite), hits confirmed alone: non-idempotent-outcome tests"},
       {"nio-isolated-class", order::nio_technique(order::NioMode::isolated_class), "nio with one JVM per class"},
       {"nio-isolated-method", order::nio_technique(order::NioMode::isolated_method), "nio with one JVM per test"},
-      {"explore", explore::explore_technique(), "event-order exploration through the debugger (FlakeScanner): trace, what-if bounds, schedules of async main-queue events", [](const std::string& test, const std::map<std::string, std::string>& details, core::RunLog& runs) { return explore::replay_schedule(test, details, runs); }},
-      {"noise", explore::run_noise, "rerun N times under stress-ng CPU and memory load (Shaker-style)"},
+      {"explore", event_order::explore_technique(), "event-order exploration through the debugger (FlakeScanner): trace, what-if bounds, schedules of async main-queue events", [](const std::string& test, const std::map<std::string, std::string>& details, core::RunLog& runs) { return event_order::replay_schedule(test, details, runs); }},
+      {"noise", event_order::run_noise, "rerun N times under stress-ng CPU and memory load (Shaker-style)"},
   };
   return table;
 }

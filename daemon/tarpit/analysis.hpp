@@ -17,7 +17,7 @@
 
 #include "tarpit/abstraction.hpp"
 #include "tarpit/similarity.hpp"
-#include "tarpit/trace.hpp"
+#include "tarpit/ui_trace.hpp"
 
 namespace flakescan::tarpit {
 

@@ -11,7 +11,7 @@
 #include <string_view>
 #include <vector>
 
-#include "tarpit/trace.hpp"
+#include "tarpit/ui_trace.hpp"
 #include "util/error.hpp"
 
 namespace flakescan::tarpit {

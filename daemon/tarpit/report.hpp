@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "tarpit/analysis.hpp"
-#include "tarpit/trace.hpp"
+#include "tarpit/ui_trace.hpp"
 
 namespace flakescan::tarpit {
 

@@ -3,7 +3,7 @@
 #include <string_view>
 
 #include "jdwp/codec.hpp"
-#include "jdwp/trace.hpp"
+#include "jdwp/wire_log.hpp"
 
 namespace flakescan::jdwp::fuzz {
 

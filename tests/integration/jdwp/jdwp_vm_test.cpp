@@ -10,7 +10,7 @@
 
 #include "jdwp/codec.hpp"
 #include "jdwp/launch.hpp"
-#include "jdwp/trace.hpp"
+#include "jdwp/wire_log.hpp"
 
 using namespace flakescan;
 using namespace std::chrono_literals;

@@ -16,7 +16,7 @@
 #include <utility>
 #include <vector>
 
-#include "tarpit/trace.hpp"
+#include "tarpit/ui_trace.hpp"
 
 namespace flakescan::tarpit::testing {
 

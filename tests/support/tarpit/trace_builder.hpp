@@ -8,7 +8,7 @@
 #include <string_view>
 #include <vector>
 
-#include "tarpit/trace.hpp"
+#include "tarpit/ui_trace.hpp"
 
 namespace flakescan::tarpit::testing {
 

@@ -9,7 +9,7 @@
 #include <sstream>
 
 #include "jdwp/codec.hpp"
-#include "jdwp/trace.hpp"
+#include "jdwp/wire_log.hpp"
 
 using namespace flakescan;
 using namespace flakescan::jdwp;

@@ -13,7 +13,7 @@
 #include <boost/asio/write.hpp>
 
 #include "jdwp/client.hpp"
-#include "jdwp/trace.hpp"
+#include "jdwp/wire_log.hpp"
 
 using namespace flakescan;
 using namespace flakescan::jdwp;

@@ -1,0 +1,109 @@
+#include "looper_trace/trace.hpp"
+
+#include <charconv>
+
+namespace flakescan::looper_trace {
+
+std::optional<size_t> Trace::anchor(int line) const {
+  for (size_t i = 0; i < events.size(); ++i)
+    if (events[i].identity.statement_line == line && !events[i].async()) return i;
+  return std::nullopt;
+}
+
+std::vector<size_t> Trace::async_events() const {
+  std::vector<size_t> out;
+  for (size_t i = 0; i < events.size(); ++i)
+    if (events[i].async()) out.push_back(i);
+  return out;
+}
+
+std::vector<int> Trace::anchored_lines() const {
+  std::vector<int> out;
+  for (int line : lines)
+    if (anchor(line)) out.push_back(line);
+  return out;
+}
+
+namespace {
+
+std::vector<std::string_view> split(std::string_view text, char sep) {
+  std::vector<std::string_view> out;
+  size_t start = 0;
+  while (true) {
+    auto end = text.find(sep, start);
+    out.push_back(text.substr(start, end == std::string_view::npos ? std::string_view::npos : end - start));
+    if (end == std::string_view::npos) break;
+    start = end + 1;
+  }
+  return out;
+}
+
+std::optional<int> to_int(std::string_view s) {
+  int v = 0;
+  auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+  if (ec != std::errc{} || p != s.data() + s.size()) return std::nullopt;
+  return v;
+}
+
+}  // namespace
+
+std::string format_trace(const Trace& trace) {
+  std::string out = "test\t" + trace.test + "\noutcome\t" + std::string(core::outcome_name(trace.outcome)) + "\nlines\t";
+  for (size_t i = 0; i < trace.lines.size(); ++i) out += (i ? " " : "") + std::to_string(trace.lines[i]);
+  out += "\n";
+  for (const auto& e : trace.events) {
+    out += "event\t" + std::to_string(e.identity.statement_line) + "\t" + std::string(role_name(e.identity.role)) + "\t" +
+           std::to_string(e.identity.occurrence) + "\t" + e.thread_name + "\t";
+    for (size_t i = 0; i < e.identity.stack.size(); ++i) out += (i ? ";" : "") + e.identity.stack[i];
+    out += "\n";
+  }
+  return out;
+}
+
+util::Result<Trace> parse_trace(std::string_view text) {
+  Trace trace;
+  int number = 0;
+  for (auto line : split(text, '\n')) {
+    ++number;
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    if (line.empty()) continue;
+    auto f = split(line, '\t');
+    auto bad = [&](const char* why) {
+      return util::fail(util::Errc::malformed, "trace line " + std::to_string(number) + ": " + why);
+    };
+    if (f[0] == "test" && f.size() == 2) {
+      trace.test = std::string(f[1]);
+    } else if (f[0] == "outcome" && f.size() == 2) {
+      auto o = core::parse_outcome(f[1]);
+      if (!o) return bad("unknown outcome");
+      trace.outcome = *o;
+    } else if (f[0] == "lines" && f.size() == 2) {
+      for (auto n : split(f[1], ' ')) {
+        auto v = to_int(n);
+        if (!v) return bad("bad line number");
+        trace.lines.push_back(*v);
+      }
+    } else if (f[0] == "event" && f.size() == 6) {
+      TracedEvent e;
+      auto line_no = to_int(f[1]);
+      auto occ = to_int(f[3]);
+      if (!line_no || !occ) return bad("bad number");
+      e.identity.statement_line = *line_no;
+      e.identity.occurrence = *occ;
+      if (f[2] == "main") e.identity.role = Role::main;
+      else if (f[2] == "testing") e.identity.role = Role::testing;
+      else if (f[2] == "background") e.identity.role = Role::background;
+      else return bad("unknown role");
+      e.thread_name = std::string(f[4]);
+      if (!f[5].empty())
+        for (auto frame : split(f[5], ';')) e.identity.stack.emplace_back(frame);
+      trace.events.push_back(std::move(e));
+    } else {
+      return bad("unknown record");
+    }
+  }
+  if (trace.test.empty()) return util::fail(util::Errc::malformed, "trace without a test line");
+  return trace;
+}
+
+}  // namespace flakescan::looper_trace
