@@ -12,7 +12,7 @@
 
 #include "backend/local_jvm/local_jvm_executor.hpp"
 #include "event_order/explore.hpp"
-#include "integration/explore/local_run_log.hpp"
+#include "integration/event_order/local_run_log.hpp"
 #include "rerun/rerun.hpp"
 #include "looper_trace/tracer.hpp"
 

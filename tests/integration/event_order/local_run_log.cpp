@@ -1,4 +1,4 @@
-#include "integration/explore/local_run_log.hpp"
+#include "integration/event_order/local_run_log.hpp"
 
 #include <thread>
 
