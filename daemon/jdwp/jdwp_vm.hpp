@@ -16,6 +16,9 @@
 //     which stay valid for the life of the session; they are guarded by one mutex that is
 //     never held across a request.
 //   * After the VM has gone, every call fails with Errc::disconnected.
+//
+// Definitions by what they do: jdwp_vm.cpp (life), vm_lookups.cpp, vm_requests.cpp,
+// vm_events.cpp, vm_threads.cpp, vm_objects.cpp, heap_walk.cpp (map in docs/jdwp.md).
 #include <atomic>
 #include <condition_variable>
 #include <deque>
