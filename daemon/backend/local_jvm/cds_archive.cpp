@@ -20,6 +20,8 @@ CdsArchive::CdsArchive(fs::path dir, const std::string& java, const std::vector<
   for (const auto& entry : classpath) {
     key << entry;
     std::error_code ec;
+    if (not_dumpable_.empty() && fs::is_directory(entry, ec) && !fs::is_empty(entry, ec))
+      not_dumpable_ = "the classpath holds the class directory " + entry + " (HotSpot archives only jars)";
     if (fs::is_regular_file(entry, ec)) {
       auto size = fs::file_size(entry, ec);
       auto mtime = fs::last_write_time(entry, ec).time_since_epoch().count();
@@ -32,14 +34,15 @@ CdsArchive::CdsArchive(fs::path dir, const std::string& java, const std::vector<
   archive_ = dir_ / name.str();
 }
 
-CdsArchive::Use CdsArchive::for_run() {
+CdsArchive::Use CdsArchive::for_run(bool debugged) {
   Use use;
-  if (dir_.empty()) return use;
+  if (dir_.empty() || !not_dumpable_.empty()) return use;
   std::error_code ec;
   if (fs::is_regular_file(archive_, ec)) {
     use.jvm_args = {"-XX:SharedArchiveFile=" + archive_.string()};
     return use;
   }
+  if (debugged) return use;
   std::lock_guard lock(mutex_);
   if (dumping_ || failed_dumps_ >= 2) return use;
   fs::create_directories(dir_, ec);

@@ -69,6 +69,8 @@ LocalJvmExecutor::LocalJvmExecutor(LocalJvmConfig config) : config_(std::move(co
   cp.push_back(config_.runner_jar.string());
   cp.insert(cp.end(), config_.platform_jars.begin(), config_.platform_jars.end());
   cds_ = std::make_unique<CdsArchive>(config_.cds_dir, config_.java, config_.jvm_args, cp);
+  if (!config_.cds_dir.empty() && !cds_->not_dumpable().empty())
+    util::logger("backend")->info("no class data archive for runner JVMs: {}", cds_->not_dumpable());
 }
 
 std::vector<std::string> LocalJvmExecutor::launch_command(const std::string& mode, const fs::path& tests_file,
@@ -176,7 +178,7 @@ util::Result<core::RunReport> LocalJvmExecutor::run_debugged(const core::RunSpec
   auto files = next_run_files();
   if (auto w = write_lines(files.tests, spec.tests); !w) return std::unexpected(w.error());
   auto started = std::chrono::steady_clock::now();
-  auto cds = cds_->for_run();
+  auto cds = cds_->for_run(/*debugged=*/true);
   auto launched = jdwp::launch({.argv = launch_command("run", files.tests, files.results, cds), .stdout_path = files.log.string()},
                                jdwp::LaunchOptions{.suspend = true});
   if (!launched) {

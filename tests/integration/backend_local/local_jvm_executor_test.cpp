@@ -158,3 +158,47 @@ TEST_CASE("class data sharing: the first JVM writes the archive, later runs star
   REQUIRE(status);
   CHECK(status->success());
 }
+
+TEST_CASE("class data sharing on a class directory: plain and debugged runs keep their outcomes",
+          "[integration][local_jvm]") {
+  // Gradle and Maven put compiled tests in a directory (build/classes/java/test), not a jar.
+  backend::LocalJvmConfig c;
+  c.runner_jar = testing::build_path("lib/flakescan-runner.jar");
+  c.platform_jars = backend::default_platform_jars("/usr/share/java");
+  c.work_dir = testing::fresh_dir("cds-classdir");
+  auto classes = c.work_dir / "build/classes/java/test";
+  std::filesystem::create_directories(classes);
+  auto unpack = util::Child::spawn({.argv = {"jar", "xf", testing::build_path("examples/jvm-basic.jar").string()},
+                                    .working_dir = classes.string(), .stdout_path = (c.work_dir / "jar.log").string()});
+  REQUIRE(unpack);
+  auto unpacked = unpack->wait(std::chrono::steady_clock::now() + std::chrono::seconds(60));
+  REQUIRE(unpacked);
+  REQUIRE(unpacked->success());
+  std::string cp = testing::jvm_basic_classpath();
+  c.classpath = {classes.string()};
+  for (size_t at = cp.find(':'); at != std::string::npos;) {
+    size_t next = cp.find(':', at + 1);
+    c.classpath.push_back(cp.substr(at + 1, next == std::string::npos ? std::string::npos : next - at - 1));
+    at = next;
+  }
+  c.cds_dir = c.work_dir / "cds";
+  backend::LocalJvmExecutor ex(c);
+  const std::vector<std::string> tests{"demo.basic.RegistryPolluterTest#registersDefaultCurrency",
+                                       "demo.basic.RegistryVictimTest#startsWithEmptyRegistry"};
+  auto check = [&](const core::RunReport& report) {
+    CHECK(report.infra_reason.empty());
+    REQUIRE(report.results.size() == 2);
+    CHECK(report.results[0].outcome == Outcome::pass);
+    CHECK(report.results[1].outcome == Outcome::fail);
+  };
+  check(run(ex, tests));
+  check(run(ex, tests));
+  core::CancelFlag cancel{false};
+  core::RunSpec spec{.tests = tests, .technique = "test"};
+  spec.timeout_ms = 60000;
+  auto debugged = ex.run_debugged(spec, cancel, [](core::Vm& vm) -> util::Result<void> {
+    return vm.resume_all(core::deadline_in(std::chrono::seconds(10)));
+  });
+  REQUIRE(debugged);
+  check(*debugged);
+}

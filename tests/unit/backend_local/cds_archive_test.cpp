@@ -79,3 +79,40 @@ TEST_CASE("cds: the archive's name follows java, options and the classpath's jar
   CHECK(base != name("java", {}));
   fs::remove_all(dir);
 }
+
+TEST_CASE("cds: a classpath with a class directory never dumps (HotSpot would exit 1)", "[cds]") {
+  auto dir = fresh("classdir");
+  auto classes = dir / "build/classes/java/test";
+  fs::create_directories(classes / "demo");
+  std::ofstream(classes / "demo/ATest.class") << "class bytes";
+  auto empty = dir / "build/resources/test";
+  fs::create_directories(empty);
+  CdsArchive with_classes(dir / "cds", "java", {}, {classes.string(), "a.jar"});
+  CHECK_FALSE(with_classes.not_dumpable().empty());
+  for (int i = 0; i < 3; ++i) {
+    auto use = with_classes.for_run();
+    CHECK(use.jvm_args.empty());
+    CHECK(use.dumping.empty());
+  }
+  // An empty directory is fine for HotSpot: it archives around it.
+  CdsArchive with_empty(dir / "cds", "java", {}, {empty.string(), "a.jar"});
+  CHECK(with_empty.not_dumpable().empty());
+  CHECK_FALSE(with_empty.for_run().dumping.empty());
+  fs::remove_all(dir);
+}
+
+TEST_CASE("cds: a debugged JVM uses an archive but never dumps one (the JDWP agent forbids it)", "[cds]") {
+  auto dir = fresh("debugged");
+  CdsArchive cds(dir, "java", {}, {"a.jar"});
+  auto debugged = cds.for_run(/*debugged=*/true);
+  CHECK(debugged.jvm_args.empty());
+  CHECK(debugged.dumping.empty());
+  auto dumper = cds.for_run();
+  REQUIRE_FALSE(dumper.dumping.empty());
+  std::ofstream(dumper.dumping) << "archive bytes";
+  cds.finished(dumper, true);
+  auto later = cds.for_run(/*debugged=*/true);
+  REQUIRE(later.jvm_args.size() == 1);
+  CHECK(later.jvm_args[0] == "-XX:SharedArchiveFile=" + cds.path().string());
+  fs::remove_all(dir);
+}
