@@ -1,11 +1,14 @@
 #include "core/verdict.hpp"
 
+#include <algorithm>
+
 namespace flakescan::core {
 
 std::string_view verdict_name(VerdictKind kind) {
   switch (kind) {
     case VerdictKind::flaky: return "flaky";
     case VerdictKind::not_flaky: return "not_flaky";
+    case VerdictKind::failing: return "failing";
     case VerdictKind::could_not_run: return "could_not_run";
   }
   return "could_not_run";
@@ -24,16 +27,44 @@ std::string_view category_name(Category category) {
 
 namespace {
 
+int category_rank(Category c) { return c == Category::none ? 0 : c == Category::unknown ? 1 : 2; }
+
 int rank(const Verdict& v) {
   switch (v.verdict) {
-    case VerdictKind::flaky: return v.category == Category::unknown ? 3 : 4;
-    case VerdictKind::not_flaky: return 2;
+    case VerdictKind::flaky: return 3 + category_rank(v.category);
+    case VerdictKind::not_flaky: return 3;
+    case VerdictKind::failing: return 2;
     case VerdictKind::could_not_run: return 1;
   }
   return 0;
 }
 
+Finding finding_of(const Verdict& v) {
+  Finding f{.technique = v.technique, .verdict = v.verdict, .category = v.category, .evidence = v.evidence};
+  f.evidence.failures.clear();
+  return f;
+}
+
 }  // namespace
+
+std::vector<Finding> findings_of(const Verdict& v) {
+  if (!v.findings.empty()) return v.findings;
+  return {finding_of(v)};
+}
+
+std::vector<Category> categories_of(const Verdict& v) {
+  std::vector<Category> out;
+  auto add = [&](Category c) {
+    if (c == Category::none || c == Category::unknown) return;
+    if (std::find(out.begin(), out.end(), c) == out.end()) out.push_back(c);
+  };
+  if (v.verdict != VerdictKind::flaky) return out;
+  add(v.category);
+  for (const auto& f : v.findings)
+    if (f.verdict == VerdictKind::flaky && f.not_deciding.empty()) add(f.category);
+  if (out.empty()) out.push_back(Category::unknown);
+  return out;
+}
 
 Verdict merge_verdicts(const Verdict& a, const Verdict& b) {
   Verdict out = rank(b) > rank(a) ? b : a;
@@ -45,9 +76,69 @@ Verdict merge_verdicts(const Verdict& a, const Verdict& b) {
   out.runs.infra = a.runs.infra + b.runs.infra;
   // Keep the other technique's evidence runs where the winner has none.
   if (!out.evidence.passing_run) out.evidence.passing_run = other.evidence.passing_run;
-  if (!out.evidence.failing_run && out.verdict == VerdictKind::flaky)
-    out.evidence.failing_run = other.evidence.failing_run;
+  if (!out.evidence.failing_run) out.evidence.failing_run = other.evidence.failing_run;
+  // Failure groups of both, by signature.
+  for (const auto& g : other.evidence.failures) {
+    auto same = std::find_if(out.evidence.failures.begin(), out.evidence.failures.end(),
+                             [&](const FailureGroup& h) { return h.signature == g.signature; });
+    if (same == out.evidence.failures.end()) out.evidence.failures.push_back(g);
+    else same->count += g.count;
+  }
+  auto fa = findings_of(a), fb = findings_of(b);
+  out.findings = std::move(fa);
+  out.findings.insert(out.findings.end(), fb.begin(), fb.end());
   return out;
+}
+
+Verdict honest_verdict(Verdict v) {
+  // The primary category comes from a deciding flaky finding; a primary finding whose
+  // condition did not decide gives way to the next one.
+  if (!v.findings.empty() && v.verdict == VerdictKind::flaky) {
+    const Finding* best = nullptr;
+    for (const auto& f : v.findings)
+      if (f.verdict == VerdictKind::flaky && f.not_deciding.empty() &&
+          (!best || category_rank(f.category) > category_rank(best->category)))
+        best = &f;
+    Category primary = best ? best->category : Category::unknown;
+    if (primary == Category::none) primary = Category::unknown;
+    if (primary != v.category) {
+      v.category = primary;
+      if (best && category_rank(best->category) == 2) {
+        v.technique = best->technique;
+        auto failures = std::move(v.evidence.failures);
+        v.evidence = best->evidence;
+        v.evidence.failures = std::move(failures);
+      } else {
+        v.evidence.reason = "passed " + std::to_string(v.runs.passed) + " and failed " + std::to_string(v.runs.failed) +
+                            " of its runs; no technique's condition decides the outcome";
+        v.evidence.role.clear();
+        v.evidence.reproducer.clear();
+        v.evidence.passing_order.clear();
+        v.evidence.related.clear();
+        v.evidence.details.clear();
+      }
+    }
+  }
+  if (v.verdict == VerdictKind::not_flaky && v.runs.failed > 0) {
+    const auto findings = findings_of(v);
+    const Finding* failing = nullptr;
+    for (const auto& f : findings)
+      if (f.evidence.failing_run) { failing = &f; break; }
+    if (v.runs.passed > 0) {
+      v.verdict = VerdictKind::flaky;
+      v.category = Category::unknown;
+      v.evidence.reason = "failed " + std::to_string(v.runs.failed) + " of " + std::to_string(v.runs.passed + v.runs.failed) +
+                          " runs that reached it" + (failing ? " (" + failing->technique + ")" : std::string()) +
+                          "; no technique explains the failure";
+    } else {
+      v.verdict = VerdictKind::failing;
+      v.category = Category::none;
+      v.evidence.reason = "failed all " + std::to_string(v.runs.failed) + " runs that reached it: a broken test, not a flaky one";
+    }
+    if (!v.evidence.failing_run && failing) v.evidence.failing_run = failing->evidence.failing_run;
+  }
+  if (v.verdict == VerdictKind::flaky && v.category == Category::none) v.category = Category::unknown;
+  return v;
 }
 
 }  // namespace flakescan::core

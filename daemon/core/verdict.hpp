@@ -3,6 +3,11 @@
 // at least one observed passing run and one observed failing run of it, both in the store,
 // and the order or schedule that produced the failure. Techniques add their own details
 // (role and reproducer for order-dependence, schedule for concurrency) to the same record.
+//
+// A verdict never contradicts its evidence: a test that flakescan saw fail is never
+// `not_flaky` (honest_verdict): it is `flaky` when it also passed (category `unknown` when no
+// technique explains it) and `failing` when it failed every observed run. Merging keeps every
+// technique's finding, not only the one that gives the primary category.
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -12,7 +17,8 @@
 
 namespace flakescan::core {
 
-enum class VerdictKind { flaky, not_flaky, could_not_run };
+// failing: failed every run that reached it (broken, not flaky); never mixed up with not_flaky.
+enum class VerdictKind { flaky, not_flaky, failing, could_not_run };
 enum class Category { none, concurrency, order_dependent, nio, unknown };
 
 std::string_view verdict_name(VerdictKind kind);
@@ -48,17 +54,41 @@ struct Evidence {
   std::map<std::string, std::string> details;
 };
 
+// One technique's own conclusion about a test, kept whole when verdicts are merged.
+struct Finding {
+  std::string technique;
+  VerdictKind verdict = VerdictKind::could_not_run;
+  Category category = Category::none;
+  Evidence evidence;  // its own; `failures` are left out (the merged verdict has them all)
+  // Empty: the category stands. Else why its condition did not decide the outcome (e.g. the
+  // failing order also passed); such a finding gives no category to the verdict.
+  std::string not_deciding;
+};
+
 struct Verdict {
   std::string test;
   VerdictKind verdict = VerdictKind::could_not_run;
-  Category category = Category::none;
+  Category category = Category::none;  // the primary category
   std::string technique;  // the technique whose evidence decided it
   RunCounts runs;
   Evidence evidence;
+  std::vector<Finding> findings;  // every technique's finding; empty: this verdict is one
 };
 
+// The verdict's findings: `findings`, or the verdict itself as its only finding.
+std::vector<Finding> findings_of(const Verdict& v);
+// Every category the findings give (deciding flaky findings), the primary one first;
+// `unknown` only when no specific category is given.
+std::vector<Category> categories_of(const Verdict& v);
+
 // Combines verdicts of several techniques for the same test: flaky beats not_flaky beats
-// could_not_run; among flaky verdicts a specific category beats `unknown`; run counts add up.
+// failing beats could_not_run; among flaky verdicts a specific category beats `unknown`; run
+// counts add up; findings of both are kept.
 Verdict merge_verdicts(const Verdict& a, const Verdict& b);
+
+// Picks the primary category again from the deciding findings (after some were found not to
+// decide), and makes the verdict agree with the runs it counts: observed failures are never
+// `not_flaky`. Idempotent.
+Verdict honest_verdict(Verdict v);
 
 }  // namespace flakescan::core

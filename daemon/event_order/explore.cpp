@@ -64,12 +64,15 @@ util::Result<core::Verdict> explore_test(const std::string& test, const ExploreO
   trace.outcome = outcome_of(*traced);
   auto finish = [&](core::VerdictKind kind, std::string reason) {
     verdict = rerun::verdict_from_tally(test, x.tally.find(test), "explore", core::Category::concurrency);
+    std::string seen = verdict.evidence.reason;
     if (kind != core::VerdictKind::flaky && verdict.verdict == core::VerdictKind::flaky) {
-      // A plain failure without a schedule is evidence for rerun, not for explore.
-      verdict.verdict = core::VerdictKind::not_flaky;
-      verdict.category = core::Category::none;
+      // It failed and passed, but no schedule explains the failure: flaky all the same, with
+      // no category of explore's (never not_flaky: the failure was observed).
+      verdict.category = core::Category::unknown;
+      reason += "; yet " + seen + " without a schedule that explains the failure";
+    } else if (kind == core::VerdictKind::could_not_run && verdict.verdict != core::VerdictKind::flaky) {
+      verdict.verdict = kind;
     }
-    if (kind == core::VerdictKind::could_not_run) verdict.verdict = kind;
     verdict.technique = "explore";
     verdict.evidence.reason = std::move(reason);
     return verdict;

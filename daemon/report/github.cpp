@@ -48,6 +48,9 @@ std::string render_annotations(const Report& report) {
       if (le.entry.failing_run && !le.entry.failing_run->stack.empty())
         message += "\n\n" + le.entry.failing_run->stack;
       out += command("warning", le, "Flaky test " + v.test + ": " + runs_failed_phrase(v.runs), message);
+    } else if (v.verdict == core::VerdictKind::failing) {
+      out += command("warning", le, "Test " + v.test + " failed in every run (broken, not flaky)",
+                     v.evidence.reason + (le.entry.failing_run && !le.entry.failing_run->stack.empty() ? "\n\n" + le.entry.failing_run->stack : ""));
     } else if (v.verdict == core::VerdictKind::could_not_run) {
       out += command("notice", le, "flakescan could not run " + v.test,
                      v.evidence.reason.empty() ? "No run of this test produced an outcome." : v.evidence.reason);

@@ -32,10 +32,13 @@ constexpr Rule rules[] = {
      "The test passed and failed on the same code in separate runs; no specific cause was established.", "warning"},
     {"flakescan/could-not-run", "FlakyTestCouldNotRun", "flakescan could not run the test",
      "flakescan could not observe enough runs of this test to decide whether it is flaky.", "note"},
+    {"flakescan/failing", "FailingTest", "Test fails in every run",
+     "The test failed in every run flakescan made of it: it is broken, not flaky.", "warning"},
 };
 
 std::size_t rule_index(const core::Verdict& v) {
   if (v.verdict == core::VerdictKind::could_not_run) return 4;
+  if (v.verdict == core::VerdictKind::failing) return 5;
   switch (v.category) {
     case core::Category::concurrency: return 0;
     case core::Category::order_dependent: return 1;
@@ -62,9 +65,10 @@ std::string render_sarif(const Report& report) {
     const auto& v = le.entry.verdict;
     if (v.verdict == core::VerdictKind::not_flaky) continue;
     const std::size_t idx = rule_index(v);
-    std::string text = v.verdict == core::VerdictKind::flaky
-                           ? "Flaky test " + v.test + ": " + evidence_sentence(v)
-                           : "flakescan could not run " + v.test + (v.evidence.reason.empty() ? "." : ": " + v.evidence.reason);
+    std::string text = v.verdict == core::VerdictKind::flaky     ? "Flaky test " + v.test + ": " + evidence_sentence(v)
+                       : v.verdict == core::VerdictKind::failing ? "Test " + v.test + " failed in every run: " + v.evidence.reason
+                                                                 : "flakescan could not run " + v.test +
+                                                                       (v.evidence.reason.empty() ? "." : ": " + v.evidence.reason);
     json result = {{"ruleId", rules[idx].id},
                    {"ruleIndex", idx},
                    {"level", rules[idx].level},
@@ -81,6 +85,19 @@ std::string render_sarif(const Report& report) {
     json props = {{"runs", {{"total", v.runs.total}, {"passed", v.runs.passed}, {"failed", v.runs.failed}}}};
     if (!v.technique.empty()) props["technique"] = v.technique;
     if (v.category != core::Category::none) props["category"] = std::string(core::category_name(v.category));
+    if (auto categories = core::categories_of(v); !categories.empty()) {
+      json names = json::array();
+      for (auto c : categories) names.push_back(std::string(core::category_name(c)));
+      props["categories"] = std::move(names);
+    }
+    json findings = json::array();
+    for (const auto& f : core::findings_of(v)) {
+      json fj = {{"technique", f.technique}, {"verdict", std::string(core::verdict_name(f.verdict))}, {"reason", f.evidence.reason}};
+      if (f.category != core::Category::none) fj["category"] = std::string(core::category_name(f.category));
+      if (!f.not_deciding.empty()) fj["notDeciding"] = f.not_deciding;
+      findings.push_back(std::move(fj));
+    }
+    props["findings"] = std::move(findings);
     if (v.evidence.failing_run) props["failingRun"] = *v.evidence.failing_run;
     if (v.evidence.passing_run) props["passingRun"] = *v.evidence.passing_run;
     if (!v.evidence.reproducer.empty()) props["reproducer"] = v.evidence.reproducer;

@@ -31,6 +31,7 @@ std::string render_summary(const Report& report) {
   const auto flaky = count_kind(report, core::VerdictKind::flaky);
   const auto clean = count_kind(report, core::VerdictKind::not_flaky);
   const auto unrun = count_kind(report, core::VerdictKind::could_not_run);
+  const auto failing = count_kind(report, core::VerdictKind::failing);
   std::string out = "## flakescan: " + std::to_string(flaky) + (flaky == 1 ? " flaky test" : " flaky tests") +
                     " out of " + std::to_string(report.entries.size()) + " scanned\n\n";
   out += "Scan `" + markdown_cell(report.scan.id) + "`: " + markdown_cell(report.scan.state);
@@ -43,8 +44,8 @@ std::string render_summary(const Report& report) {
   if (report.scan.seed) out += ", seed " + std::to_string(*report.scan.seed);
   out += ".\n\n";
   if (!report.scan.error.empty()) out += "> **The scan did not complete:** " + markdown_cell(report.scan.error) + "\n\n";
-  out += "| Flaky | Not flaky | Could not run |\n|---:|---:|---:|\n| " + std::to_string(flaky) + " | " +
-         std::to_string(clean) + " | " + std::to_string(unrun) + " |\n\n";
+  out += "| Flaky | Not flaky | Failing | Could not run |\n|---:|---:|---:|---:|\n| " + std::to_string(flaky) + " | " +
+         std::to_string(clean) + " | " + std::to_string(failing) + " | " + std::to_string(unrun) + " |\n\n";
 
   if (flaky > 0) {
     out += "### Flaky tests\n\n| Test | Category | Runs | Technique | Evidence |\n|---|---|---|---|---|\n";
@@ -59,8 +60,9 @@ std::string render_summary(const Report& report) {
         for (std::size_t i = 0; i < v.evidence.reproducer.size(); ++i) order += (i ? " → " : "") + v.evidence.reproducer[i];
         evidence += (evidence.empty() ? "" : "; ") + v.evidence.role + (order.empty() ? "" : " in " + order);
       }
-      const auto category = core::category_name(v.category);
-      out += "| " + test_cell(le) + " | " + (category.empty() ? "unknown" : std::string(category)) + " | " +
+      std::string category;
+      for (auto c : core::categories_of(v)) category += (category.empty() ? "" : ", ") + std::string(core::category_name(c));
+      out += "| " + test_cell(le) + " | " + (category.empty() ? "unknown" : category) + " | " +
              runs_failed_phrase(v.runs) + " | " + markdown_cell(v.technique) + " | " + markdown_cell(evidence) + " |\n";
     }
     if (rows > max_rows) out += "\n… and " + std::to_string(flaky - max_rows) + " more (see verdicts.json).\n";
@@ -77,6 +79,17 @@ std::string render_summary(const Report& report) {
     }
     out += "\n";
   }
+  if (failing > 0) {
+    out += "### Failing in every run (broken, not flaky)\n\n| Test | Runs | Reason |\n|---|---|---|\n";
+    std::size_t rows = 0;
+    for (const auto& le : report.entries) {
+      const auto& v = le.entry.verdict;
+      if (v.verdict != core::VerdictKind::failing) continue;
+      if (++rows > max_rows) break;
+      out += "| " + test_cell(le) + " | " + runs_failed_phrase(v.runs) + " | " + markdown_cell(v.evidence.reason) + " |\n";
+    }
+    out += "\n";
+  }
   if (clean > 0) {
     out += "<details><summary>" + std::to_string(clean) + " not flaky</summary>\n\n";
     std::size_t rows = 0;
@@ -84,9 +97,7 @@ std::string render_summary(const Report& report) {
       const auto& v = le.entry.verdict;
       if (v.verdict != core::VerdictKind::not_flaky) continue;
       if (++rows > max_rows) break;
-      out += "- `" + markdown_cell(v.test) + "`: " + runs_failed_phrase(v.runs);
-      if (v.runs.failed > 0 && v.runs.passed == 0) out += " (fails every time: not flaky, broken)";
-      out += "\n";
+      out += "- `" + markdown_cell(v.test) + "`: " + runs_failed_phrase(v.runs) + "\n";
     }
     out += "\n</details>\n";
   }

@@ -93,8 +93,14 @@ std::string runs_failed_phrase(const core::RunCounts& runs) {
 
 std::string evidence_sentence(const core::Verdict& v) {
   std::string out = runs_failed_phrase(v.runs);
-  const auto category = core::category_name(v.category);
-  if (!category.empty()) out += " (" + std::string(category) + ")";
+  const auto categories = core::categories_of(v);
+  if (!categories.empty()) {
+    out += " (";
+    for (std::size_t i = 0; i < categories.size(); ++i) out += (i ? ", " : "") + std::string(core::category_name(categories[i]));
+    out += ")";
+  } else if (v.category != core::Category::none) {
+    out += " (" + std::string(core::category_name(v.category)) + ")";
+  }
   if (!v.technique.empty()) out += " under " + v.technique;
   out += ".";
   const auto& x = v.evidence;
@@ -112,6 +118,15 @@ std::string evidence_sentence(const core::Verdict& v) {
     out += " Role: " + x.role + ".";
   }
   if (!x.reason.empty()) out += " " + x.reason;
+  // The other techniques' findings stay visible: each further category, and each finding
+  // whose condition did not decide.
+  for (const auto& f : v.findings) {
+    if (f.verdict != core::VerdictKind::flaky || f.category == core::Category::unknown) continue;
+    if (f.not_deciding.empty() && f.category == v.category && f.technique == v.technique) continue;
+    out += f.not_deciding.empty() ? " Also " + std::string(core::category_name(f.category)) + " (" + f.technique + "): "
+                                  : " Not " + std::string(core::category_name(f.category)) + " (" + f.technique + "): " + f.not_deciding + "; it had said: ";
+    out += f.evidence.reason;
+  }
   return out;
 }
 

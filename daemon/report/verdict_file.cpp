@@ -7,6 +7,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "report/findings_json.hpp"
+
 namespace flakescan::report {
 
 using nlohmann::json;
@@ -83,6 +85,7 @@ util::Result<std::optional<RunDetail>> parse_run(const json& o, const char* key,
 util::Result<core::VerdictKind> parse_kind(const std::string& s, const std::string& where) {
   if (s == "flaky") return core::VerdictKind::flaky;
   if (s == "not_flaky") return core::VerdictKind::not_flaky;
+  if (s == "failing") return core::VerdictKind::failing;
   if (s == "could_not_run") return core::VerdictKind::could_not_run;
   return util::fail(Errc::malformed, where + ": unknown verdict \"" + s + "\"");
 }
@@ -126,6 +129,7 @@ util::Result<Entry> parse_entry(const json& j, std::size_t index) {
   TRY_ASSIGN(v.verdict, parse_kind(kind, where));
   TRY_ASSIGN(v.category, parse_category(j, where));
   TRY_ASSIGN(v.technique, str_field(j, "technique", false, where));
+  if (auto f = j.find("findings"); f != j.end()) TRY_ASSIGN(v.findings, parse_findings(*f, where));
 
   auto runs = j.find("runs");
   if (runs == j.end() || !runs->is_object()) return util::fail(Errc::malformed, where + ": missing \"runs\"");
@@ -214,6 +218,9 @@ util::Result<VerdictFile> parse_verdict_file(std::string_view text) {
   for (std::size_t i = 0; i < verdicts->size(); ++i) {
     auto e = parse_entry((*verdicts)[i], i);
     if (!e) return std::unexpected(e.error());
+    // A file written before verdicts were made honest (or by hand) may say not_flaky over
+    // observed failures; the reports never repeat that.
+    e->verdict = core::honest_verdict(std::move(e->verdict));
     out.entries.push_back(std::move(*e));
   }
   return out;
@@ -255,7 +262,7 @@ VerdictFile merge_verdict_files(const std::vector<VerdictFile>& files) {
       // Keep the run details of whichever side the merged evidence came from.
       if (merged.evidence.failing_run != have.verdict.evidence.failing_run) have.failing_run = e.failing_run;
       if (merged.evidence.passing_run != have.verdict.evidence.passing_run) have.passing_run = e.passing_run;
-      have.verdict = std::move(merged);
+      have.verdict = core::honest_verdict(std::move(merged));
     }
   }
   return out;
@@ -299,6 +306,8 @@ std::string serialize_verdict_file(const VerdictFile& file) {
               {"category", v.category == core::Category::none ? json(nullptr) : json(std::string(core::category_name(v.category)))},
               {"runs", std::move(runs)}, {"evidence", std::move(ev)}};
     if (!v.technique.empty()) j["technique"] = v.technique;
+    j["categories"] = categories_json(v);
+    j["findings"] = findings_json(v);
     verdicts.push_back(std::move(j));
   }
   json doc = {{"schema_version", 1}, {"scan", std::move(scan)}, {"verdicts", std::move(verdicts)}};

@@ -68,9 +68,9 @@ core::Verdict verdict_from_tally(const std::string& test, const Tally* tally, co
     v.category = flaky_category;
     v.evidence.reason = std::to_string(c.failed) + " out of " + std::to_string(observed) + " runs failed";
   } else if (observed > 0) {
-    v.verdict = core::VerdictKind::not_flaky;
+    v.verdict = c.failed == 0 ? core::VerdictKind::not_flaky : core::VerdictKind::failing;
     v.evidence.reason = c.failed == 0 ? "passed all " + std::to_string(observed) + " runs"
-                                      : "failed all " + std::to_string(observed) + " runs: consistently failing, not flaky";
+                                      : "failed all " + std::to_string(observed) + " runs: a broken test, not a flaky one";
   } else {
     v.verdict = core::VerdictKind::could_not_run;
     v.evidence.reason = tally->last_problem.empty() ? "no run observed a pass or a failure" : tally->last_problem;

@@ -5,6 +5,7 @@
 #include <random>
 
 #include "rerun/outcome_tally.hpp"
+#include "scan/deciding.hpp"
 #include "scan/scan_run_log.hpp"
 #include "scan/techniques.hpp"
 #include "scan/verdict_json.hpp"
@@ -192,9 +193,18 @@ void ScanManager::run_scan(const std::shared_ptr<LiveScan>& scan) {
         else it->second = core::merge_verdicts(it->second, v);
       }
     }
+    // Every finding is checked against every run of the scan, then the verdict is made to
+    // agree with its evidence (scan/deciding.hpp, core::honest_verdict).
+    auto scan_runs = store_.runs_of_scan(scan->id);
+    if (!scan_runs) log->error("scan {}: reading its runs back: {}", scan->id, scan_runs.error().message);
     for (const auto& test : tests) {
       auto it = merged.find(test);
-      verdicts.push_back(it != merged.end() ? it->second : could_not_run(test, "no technique reached this test"));
+      if (it == merged.end()) {
+        verdicts.push_back(could_not_run(test, "no technique reached this test"));
+        continue;
+      }
+      core::Verdict v = scan_runs ? check_deciding(it->second, *scan_runs) : it->second;
+      verdicts.push_back(core::honest_verdict(std::move(v)));
     }
   }
 

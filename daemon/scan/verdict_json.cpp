@@ -1,5 +1,7 @@
 #include "scan/verdict_json.hpp"
 
+#include "report/findings_json.hpp"
+
 namespace flakescan::scan {
 
 namespace {
@@ -56,6 +58,8 @@ json verdict_to_json(const core::Verdict& v, const RunLookup& lookup) {
               {"verdict", core::verdict_name(v.verdict)},
               {"category", category},
               {"technique", v.technique},
+              {"categories", report::categories_json(v)},
+              {"findings", report::findings_json(v)},
               {"runs", {{"total", v.runs.total}, {"passed", v.runs.passed}, {"failed", v.runs.failed},
                         {"skipped", v.runs.skipped}, {"infra", v.runs.infra}}},
               {"evidence", evidence}};

@@ -29,3 +29,67 @@ TEST_CASE("a specific flaky category beats unknown", "[core][verdict]") {
   Verdict c{.verdict = VerdictKind::could_not_run};
   CHECK(merge_verdicts(c, a).verdict == VerdictKind::flaky);
 }
+
+TEST_CASE("merging keeps every technique's finding: one category does not hide another", "[core][verdict]") {
+  Verdict order{.test = "p.T#m", .verdict = VerdictKind::flaky, .category = Category::order_dependent, .technique = "order"};
+  order.evidence.reason = "fails after p.U#x";
+  order.runs = {.total = 4, .passed = 2, .failed = 2};
+  Verdict nio{.test = "p.T#m", .verdict = VerdictKind::flaky, .category = Category::nio, .technique = "nio"};
+  nio.evidence.reason = "fails on its second run in one JVM";
+  nio.runs = {.total = 4, .passed = 2, .failed = 2};
+  Verdict rerun{.test = "p.T#m", .verdict = VerdictKind::not_flaky, .technique = "rerun"};
+  rerun.runs = {.total = 10, .passed = 10};
+
+  auto merged = honest_verdict(merge_verdicts(merge_verdicts(rerun, order), nio));
+  REQUIRE(merged.findings.size() == 3);
+  CHECK(merged.findings[0].technique == "rerun");
+  CHECK(merged.findings[1].technique == "order");
+  CHECK(merged.findings[2].technique == "nio");
+  CHECK(merged.category == Category::order_dependent);
+  CHECK(categories_of(merged) == std::vector<Category>{Category::order_dependent, Category::nio});
+  // Merging again (a verdict file merged with another) does not duplicate or lose findings.
+  auto again = merge_verdicts(merged, Verdict{.test = "p.T#m", .verdict = VerdictKind::not_flaky, .technique = "noise"});
+  CHECK(again.findings.size() == 4);
+  CHECK(categories_of(again) == std::vector<Category>{Category::order_dependent, Category::nio});
+}
+
+TEST_CASE("an observed failure never ends in not_flaky", "[core][verdict]") {
+  // explore's own verdict used to say not_flaky while its runs held a failure and passes.
+  Verdict explore{.test = "p.T#m", .verdict = VerdictKind::not_flaky, .technique = "explore"};
+  explore.runs = {.total = 3, .passed = 2, .failed = 1};
+  explore.evidence.failing_run = 41;
+  auto v = honest_verdict(explore);
+  CHECK(v.verdict == VerdictKind::flaky);
+  CHECK(v.category == Category::unknown);
+  CHECK(v.evidence.failing_run == 41);
+  CHECK_THAT(v.evidence.reason, Catch::Contains("failed 1 of 3"));
+
+  Verdict broken{.test = "p.T#m", .verdict = VerdictKind::not_flaky, .technique = "rerun"};
+  broken.runs = {.total = 5, .failed = 5};
+  CHECK(honest_verdict(broken).verdict == VerdictKind::failing);
+
+  Verdict clean{.test = "p.T#m", .verdict = VerdictKind::not_flaky, .technique = "rerun"};
+  clean.runs = {.total = 5, .passed = 5};
+  CHECK(honest_verdict(clean).verdict == VerdictKind::not_flaky);
+  CHECK(honest_verdict(honest_verdict(explore)).verdict == VerdictKind::flaky);  // idempotent
+}
+
+TEST_CASE("a finding whose condition does not decide gives no category", "[core][verdict]") {
+  Verdict order{.test = "p.T#m", .verdict = VerdictKind::flaky, .category = Category::order_dependent, .technique = "order"};
+  order.evidence.role = "brittle";
+  order.evidence.reproducer = {"p.T#m"};
+  order.runs = {.total = 4, .passed = 2, .failed = 2};
+  Verdict rerun{.test = "p.T#m", .verdict = VerdictKind::flaky, .category = Category::unknown, .technique = "rerun"};
+  rerun.runs = {.total = 10, .passed = 7, .failed = 3};
+  auto merged = merge_verdicts(rerun, order);
+  REQUIRE(merged.category == Category::order_dependent);
+  for (auto& f : merged.findings)
+    if (f.technique == "order") f.not_deciding = "the failing order (alone) also passed";
+  auto v = honest_verdict(merged);
+  CHECK(v.verdict == VerdictKind::flaky);
+  CHECK(v.category == Category::unknown);
+  CHECK(v.evidence.role.empty());
+  CHECK(v.evidence.reproducer.empty());
+  CHECK(categories_of(v) == std::vector<Category>{Category::unknown});
+  CHECK(v.findings.size() == 2);  // the undecided finding stays, marked
+}

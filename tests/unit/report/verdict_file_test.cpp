@@ -74,3 +74,33 @@ TEST_CASE("merging scans of two test tasks unites techniques and merges the same
   REQUIRE(it->failing_run);
   CHECK(it->failing_run->id == 21);
 }
+
+TEST_CASE("every finding and category survives reading and writing the verdict file", "[report][verdict_file]") {
+  auto f = load_verdict_file((testing::fixture_dir() / "verdicts_mixed.json").string());
+  REQUIRE(f);
+  const auto& v = f->entries[1].verdict;
+  REQUIRE(v.findings.size() == 3);
+  CHECK(v.findings[1].technique == "nio");
+  CHECK(v.findings[1].category == core::Category::nio);
+  CHECK(v.findings[1].evidence.reproducer.size() == 2);
+  CHECK_FALSE(v.findings[2].not_deciding.empty());
+  CHECK(core::categories_of(v) == std::vector<core::Category>{core::Category::order_dependent, core::Category::nio});
+  auto again = parse_verdict_file(serialize_verdict_file(*f));
+  REQUIRE(again);
+  const auto& w = again->entries[1].verdict;
+  REQUIRE(w.findings.size() == 3);
+  CHECK(w.findings[2].not_deciding == v.findings[2].not_deciding);
+  CHECK(core::categories_of(w) == core::categories_of(v));
+  // A single-technique verdict is written with itself as its one finding.
+  CHECK(again->entries[0].verdict.findings.size() == 1);
+}
+
+TEST_CASE("a verdict file that says not_flaky over observed failures is read honestly", "[report][verdict_file]") {
+  auto f = load_verdict_file((testing::fixture_dir() / "verdicts_mixed.json").string());
+  REQUIRE(f);
+  for (const auto& e : f->entries) {
+    INFO(e.verdict.test);
+    if (e.verdict.runs.failed > 0) CHECK(e.verdict.verdict != core::VerdictKind::not_flaky);
+    if (e.verdict.test == "com.example.cache.CacheTest#storesValue") CHECK(e.verdict.verdict == core::VerdictKind::failing);
+  }
+}

@@ -79,8 +79,8 @@ TEST_CASE("SARIF is a 2.1.0 log with one located result per finding", "[report][
   const auto& run = log["runs"][0];
   CHECK(run["tool"]["driver"]["name"] == "flakescan");
   const auto& results = run["results"];
-  // 7 flaky + 1 could-not-run; not-flaky tests are no findings.
-  REQUIRE(results.size() == 8);
+  // 7 flaky + 1 failing-every-run + 1 could-not-run; not-flaky tests are no findings.
+  REQUIRE(results.size() == 9);
   const auto& rules = run["tool"]["driver"]["rules"];
   for (const auto& res : results) CHECK(rules[res["ruleIndex"].get<int>()]["id"] == res["ruleId"]);
   CHECK(results[0]["ruleId"] == "flakescan/flaky/concurrency");
@@ -90,6 +90,15 @@ TEST_CASE("SARIF is a 2.1.0 log with one located result per finding", "[report][
   CHECK(results[1]["ruleId"] == "flakescan/flaky/order-dependent");
   CHECK(results[1]["properties"]["reproducer"].size() == 2);
   CHECK(results[2]["ruleId"] == "flakescan/flaky/nio");
+  // One category does not hide another: the order-dependent test is also NIO, and every
+  // technique's finding is in the result's properties.
+  CHECK(results[1]["properties"]["categories"] == nlohmann::json::array({"order_dependent", "nio"}));
+  CHECK(results[1]["properties"]["findings"].size() == 3);
+  auto broken = std::find_if(results.begin(), results.end(), [](const auto& x) {
+    return x["partialFingerprints"]["flakescanTest/v1"] == "com.example.cache.CacheTest#storesValue";
+  });
+  REQUIRE(broken != results.end());
+  CHECK((*broken)["ruleId"] == "flakescan/failing");
   auto missing = std::find_if(results.begin(), results.end(), [](const auto& x) {
     return x["partialFingerprints"]["flakescanTest/v1"] == "com.example.Missing#gone";
   });

@@ -65,8 +65,8 @@ TEST_CASE("rerun calls a test flaky only with a pass and a failure", "[rerun]") 
   CHECK(flaky.evidence.failing_run.has_value());
   CHECK(flaky.evidence.reason == "2 out of 6 runs failed");
 
-  CHECK((*verdicts)[1].verdict == core::VerdictKind::not_flaky);
-  CHECK((*verdicts)[1].evidence.reason.find("consistently failing") != std::string::npos);
+  CHECK((*verdicts)[1].verdict == core::VerdictKind::failing);
+  CHECK((*verdicts)[1].evidence.reason.find("a broken test, not a flaky one") != std::string::npos);
   REQUIRE((*verdicts)[1].evidence.failures.size() == 2);  // two signatures, alternating
   CHECK((*verdicts)[1].evidence.failures[0].count == 3);
   CHECK((*verdicts)[2].verdict == core::VerdictKind::not_flaky);

@@ -76,7 +76,7 @@ TEST_CASE("a scan runs, records every run and produces a verdict file", "[scan][
   CHECK(by_test["p.A#flaky"]["evidence"]["passing_run"]["outcome"] == "pass");
   CHECK(by_test["p.A#flaky"]["evidence"]["failing_run"]["outcome"] == "fail");
   CHECK(by_test["p.A#stable"]["verdict"] == "not_flaky");
-  CHECK(by_test["p.B#broken"]["verdict"] == "not_flaky");
+  CHECK(by_test["p.B#broken"]["verdict"] == "failing");  // fails every run: broken, never not_flaky
   CHECK(by_test["p.C#missing"]["verdict"] == "could_not_run");
   CHECK(by_test["p.C#missing"]["evidence"]["reason"] == "no test p.C#missing");
   CHECK((*file)["scan"]["state"] == "completed");

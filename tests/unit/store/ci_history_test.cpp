@@ -91,6 +91,10 @@ TEST_CASE("migration 002 applies to a v1 database and keeps its data", "[store][
     REQUIRE(imported);
     CHECK(imported->id > 0);
     REQUIRE((*s)->quarantine()->size() == 1);
+    // Migration 003 rebuilt the verdicts table: the old rows stay, `failing` is accepted.
+    add_scan(**s, "new", "2026-11-25T00:00:00Z", {verdict("p.New#broken", "failing"), verdict("p.New#ok", "not_flaky")});
+    CHECK((*s)->verdicts("new")->at(0).verdict == "failing");
+    CHECK((*s)->verdicts("old")->size() == 1);
   }
   sqlite3* db = nullptr;
   REQUIRE(sqlite3_open(path.c_str(), &db) == SQLITE_OK);
@@ -100,7 +104,7 @@ TEST_CASE("migration 002 applies to a v1 database and keeps its data", "[store][
   while (sqlite3_step(st) == SQLITE_ROW) applied.emplace_back(reinterpret_cast<const char*>(sqlite3_column_text(st, 0)));
   sqlite3_finalize(st);
   sqlite3_close(db);
-  CHECK(applied == std::vector<std::string>{"001_initial.sql", "002_ci_results.sql"});
+  CHECK(applied == std::vector<std::string>{"001_initial.sql", "002_ci_results.sql", "003_failing_verdicts.sql"});
   // Opening again applies nothing twice.
   auto again = store::Store::open(path);
   REQUIRE(again);

@@ -1,0 +1,19 @@
+#pragma once
+// A category is given only when its condition decides the outcome. For an order-dependent
+// or NIO finding the condition is an order: the test fails at the end of the failing order
+// (`reproducer`) and passes at the end of the passing order (`passing_order`). Every run of
+// the scan that began with one of those orders is looked at, whatever technique made it
+// (rerun's runs of the test alone are the passing or failing order of many findings): one
+// run in which the failing order passed, or the passing order failed, shows that the order
+// does not decide, and the finding is marked `not_deciding` (its category is then not given;
+// core::honest_verdict picks the primary category again).
+#include <vector>
+
+#include "core/run.hpp"
+#include "core/verdict.hpp"
+
+namespace flakescan::scan {
+
+core::Verdict check_deciding(core::Verdict v, const std::vector<core::RecordedRun>& runs);
+
+}  // namespace flakescan::scan

@@ -1,0 +1,67 @@
+// check_deciding: an order finding keeps its category only when no run of the scan that
+// began with its failing order passed, and none that began with its passing order failed.
+#include <catch2/catch.hpp>
+
+#include "scan/deciding.hpp"
+
+using namespace flakescan;
+using core::Outcome;
+
+namespace {
+
+core::RecordedRun run(std::int64_t id, std::vector<std::string> tests, std::vector<Outcome> outcomes) {
+  core::RecordedRun r{.id = id};
+  r.spec.tests = std::move(tests);
+  for (size_t i = 0; i < outcomes.size(); ++i) r.report.results.push_back({.test = r.spec.tests[i], .outcome = outcomes[i]});
+  return r;
+}
+
+core::Verdict nio_finding() {
+  core::Verdict v{.test = "p.T#m", .verdict = core::VerdictKind::flaky, .category = core::Category::nio, .technique = "nio"};
+  v.evidence.role = "nio";
+  v.evidence.reproducer = {"p.T#m", "p.T#m"};
+  v.evidence.passing_order = {"p.T#m"};
+  return v;
+}
+
+}  // namespace
+
+TEST_CASE("deciding: NIO stands when repeated runs fail and single runs pass", "[scan][deciding]") {
+  std::vector<core::RecordedRun> runs{run(1, {"p.T#m", "p.T#m"}, {Outcome::pass, Outcome::fail}),
+                                      run(2, {"p.T#m", "p.T#m"}, {Outcome::pass, Outcome::fail}),
+                                      run(3, {"p.T#m"}, {Outcome::pass}), run(4, {"p.T#m"}, {Outcome::pass}),
+                                      run(5, {"p.U#x"}, {Outcome::fail})};
+  auto v = core::honest_verdict(scan::check_deciding(nio_finding(), runs));
+  CHECK(v.category == core::Category::nio);
+  CHECK(v.evidence.role == "nio");
+}
+
+TEST_CASE("deciding: a timing failure alone voids NIO (its passing order failed)", "[scan][deciding]") {
+  // The real-project case: a thread-timing test failing 3 of 16 plain runs, one failure of
+  // which fell on a second run in one JVM.
+  std::vector<core::RecordedRun> runs{run(1, {"p.T#m", "p.T#m"}, {Outcome::pass, Outcome::fail}),
+                                      run(2, {"p.T#m"}, {Outcome::pass}), run(3, {"p.T#m"}, {Outcome::fail})};
+  auto checked = scan::check_deciding(nio_finding(), runs);
+  REQUIRE(checked.findings.size() == 1);
+  CHECK_THAT(checked.findings[0].not_deciding, Catch::Contains("passing order (alone) also failed, in run 3"));
+  auto v = core::honest_verdict(checked);
+  CHECK(v.verdict == core::VerdictKind::flaky);
+  CHECK(v.category == core::Category::unknown);
+}
+
+TEST_CASE("deciding: 'fails alone' is void when the test also passed alone", "[scan][deciding]") {
+  core::Verdict v{.test = "p.T#m", .verdict = core::VerdictKind::flaky, .category = core::Category::order_dependent, .technique = "order"};
+  v.evidence.role = "brittle";
+  v.evidence.reproducer = {"p.T#m"};
+  v.evidence.passing_order = {"p.S#setUp", "p.T#m"};
+  // Run 2 began with the failing order (the test alone, then others) and the test passed.
+  std::vector<core::RecordedRun> runs{run(1, {"p.T#m"}, {Outcome::fail}),
+                                      run(2, {"p.T#m", "p.U#x"}, {Outcome::pass, Outcome::pass}),
+                                      run(3, {"p.S#setUp", "p.T#m"}, {Outcome::pass, Outcome::pass})};
+  auto checked = scan::check_deciding(v, runs);
+  CHECK_THAT(checked.findings.at(0).not_deciding, Catch::Contains("failing order (alone) also passed, in run 2"));
+  CHECK(core::honest_verdict(checked).category == core::Category::unknown);
+  // Runs that cut short before the test (infra) say nothing.
+  std::vector<core::RecordedRun> cut{run(1, {"p.T#m"}, {Outcome::fail}), run(2, {"p.T#m"}, {Outcome::infra})};
+  CHECK(scan::check_deciding(v, cut).findings.empty());
+}
