@@ -15,8 +15,8 @@ fs::path executable_dir() {
 std::optional<fs::path> find_runner_jar() {
   if (const char* env = std::getenv("FLAKESCAN_RUNNER_JAR")) return fs::path(env);
   fs::path dir = executable_dir();
-  for (const fs::path& candidate : {dir / "../lib/flakescan/flakescan-runner.jar", dir / "../../lib/flakescan-runner.jar",
-                                    dir / "../lib/flakescan-runner.jar"}) {
+  for (const fs::path& candidate : {dir / "../share/flakescan/flakescan-runner.jar", dir / "../lib/flakescan/flakescan-runner.jar",
+                                    dir / "../../lib/flakescan-runner.jar", dir / "../lib/flakescan-runner.jar"}) {
     std::error_code ec;
     if (fs::exists(candidate, ec)) return fs::weakly_canonical(candidate, ec);
   }

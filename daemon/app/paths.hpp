@@ -1,7 +1,7 @@
 #pragma once
 // Where the executables find their companions: the runner jar, the other executable, the
 // data folder. Both the build tree (build/daemon/app/, build/lib/) and an installed tree
-// (bin/, lib/flakescan/) are searched.
+// (bin/, share/flakescan/ as the Debian package lays it out, or lib/flakescan/) are searched.
 #include <filesystem>
 #include <optional>
 

@@ -23,7 +23,7 @@ if [ ! -x "$validator" ]; then
 fi
 
 # 1. Every action and workflow against GitHub's schemas.
-for f in "$templates"/action/action.yml "$templates"/workflows/*.yml; do
+for f in "$templates"/action/action.yml "$templates"/workflows/*.yml "$src"/.github/workflows/*.yml; do
   if out=$("$validator" "$f" 2>&1); then pass "action-validator: ${f#"$src"/}"; else fail "action-validator: ${f#"$src"/}: $out"; fi
 done
 
@@ -34,7 +34,7 @@ done
 steps=$work/run-steps
 rm -rf "$steps"
 mkdir -p "$steps"
-python3 - "$steps" "$templates"/action/action.yml "$templates"/workflows/*.yml <<'PY' || fail "extracting run steps"
+python3 - "$steps" "$templates"/action/action.yml "$templates"/workflows/*.yml "$src"/.github/workflows/*.yml <<'PY' || fail "extracting run steps"
 import os, sys, yaml
 out = sys.argv[1]
 for path in sys.argv[2:]:
