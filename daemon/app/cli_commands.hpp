@@ -1,23 +1,26 @@
 #pragma once
-// The subcommands of the `flakescan` CLI. Each lives in its own cli_<name>.cpp, takes the
-// arguments after its name, and returns the process exit code (0 ok, 1 could not run,
-// 2 usage error). To add one: declare it here, list it in cli_main.cpp's table, and add its
-// file to flakescan_cli in CMakeLists.txt.
-#include <string>
+// The subcommands of the `flakescan` CLI. Each lives in its own cli_<name>.cpp as a CommandDef
+// (command_line.hpp: its options, its checks, what it runs); they are read by the one parser
+// in command_line.cpp. To add one: declare it here and list it in all_commands()
+// (cli_commands.cpp).
 #include <vector>
+
+#include "app/command_line.hpp"
 
 namespace flakescan::app {
 
-using Args = std::vector<std::string>;
+CommandDef scan_command();
+CommandDef replay_command();
+CommandDef report_command();
+CommandDef tarpits_command();
+CommandDef devices_command();
+CommandDef explore_ui_command();
+CommandDef import_results_command();
+CommandDef suspects_command();
+CommandDef quarantine_command();
+CommandDef completion_command();
 
-int cli_scan(const Args& args);
-int cli_replay(const Args& args);
-int cli_report(const Args& args);
-int cli_tarpits(const Args& args);
-int cli_devices(const Args& args);
-int cli_explore_ui(const Args& args);
-int cli_import_results(const Args& args);
-int cli_suspects(const Args& args);
-int cli_quarantine(const Args& args);
+// Every subcommand, in the order `flakescan --help` lists them.
+std::vector<CommandDef> all_commands();
 
 }  // namespace flakescan::app

@@ -5,13 +5,13 @@
 #include <cinttypes>
 #include <cstdio>
 #include <fstream>
+#include <optional>
 #include <thread>
 
+#include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
 #include "app/cli_commands.hpp"
-#include "app/cli_options.hpp"
-#include "app/daemon_connection.hpp"
 
 namespace flakescan::app {
 
@@ -19,36 +19,15 @@ namespace {
 
 using nlohmann::json;
 
-const char* explore_usage =
-    "usage: flakescan explore-ui --package PKG [options]\n\n"
-    "Runs Monkey on a device through the daemon, records the UI trace, and prints the exploration\n"
-    "tarpits found in it and the guidance for the next run.\n\n"
-    "  --package PKG             the app to explore (required)\n"
-    "  --apk APK                 install this APK first (a path on the daemon's machine)\n"
-    "  --serial SERIAL           the device (default: any free device in state `device`)\n"
-    "  --adb-server H:P          adb server to use (repeatable; default: the daemon's)\n"
-    "  --budget SECONDS          time budget of the run (default 3600)\n"
-    "  --max-steps N             most steps, one screen recorded each (default: until the budget)\n"
-    "  --seed N                  step k runs Monkey with seed N + k (default 1)\n"
-    "  --throttle-ms MS          Monkey --throttle (default 200)\n"
-    "  --events-per-step N       Monkey events per step (default 50)\n"
-    "  --guided-by ID            restart the app at the tarpit screens an earlier exploration found\n"
-    "  --vet-compatible          analyse in VET's mode (default: standard)\n"
-    "  --t-min-ms MS             shortest local tarpit (600000)\n"
-    "  --max-groups-per-minute X standard mode: report a local region only at or below X (0.5)\n"
-    "  --partition-window-ms MS  partition detector window (600000)\n"
-    "  --json                    print the exploration's final status (GET /v1/explorations/{id}) as JSON\n"
-    "  --out FILE                also write that JSON to FILE\n"
-    "  --daemon URL              use this daemon (default $FLAKESCAN_DAEMON or http://127.0.0.1:7711,\n"
-    "                            started here if none answers)\n"
-    "  --keep-daemon             leave a daemon started here running\n"
-    "  --quiet                   no progress output\n\n"
-    "Exit status: 0 when the exploration ran to its end, 1 when it failed or could not start, 2 on usage errors.\n";
-
-int usage_error(const std::string& message) {
-  std::fprintf(stderr, "flakescan explore-ui: %s\n\n%s", message.c_str(), explore_usage);
-  return 2;
-}
+struct ExploreOptions {
+  std::string package, apk, serial, guided_by, out;
+  std::vector<std::string> adb_servers;
+  bool vet = false;
+  std::optional<int> budget, max_steps, throttle_ms, events_per_step;
+  std::optional<std::uint64_t> seed;
+  std::optional<std::int64_t> t_min_ms, partition_window_ms;
+  std::optional<double> max_groups_per_minute;
+};
 
 // Milliseconds after the trace's first screen as m:ss.t.
 std::string at(std::int64_t ms) {
@@ -110,49 +89,32 @@ void print_result(const json& status) {
   }
 }
 
-}  // namespace
-
-int cli_explore_ui(const Args& args) {
-  auto parsed = parse_options(args,
-                              {"package", "apk", "serial", "adb-server", "budget", "max-steps", "seed", "throttle-ms", "events-per-step",
-                               "guided-by", "t-min-ms", "max-groups-per-minute", "partition-window-ms", "out", "daemon"},
-                              {"vet-compatible", "json", "keep-daemon", "quiet", "help"});
-  if (!parsed) return usage_error(parsed.error().message);
-  const auto& o = *parsed;
-  if (o.has("help")) {
-    std::fputs(explore_usage, stdout);
-    return 0;
-  }
-  if (!o.positional.empty()) return usage_error("unexpected argument '" + o.positional[0] + "'");
-  if (!o.has("package")) return usage_error("--package is required");
-  json body{{"package", o.get("package")}};
-  if (o.has("apk")) body["apk"] = o.get("apk");
-  if (o.has("serial")) body["serial"] = o.get("serial");
-  if (auto it = o.values.find("adb-server"); it != o.values.end()) body["servers"] = it->second;
-  if (o.has("guided-by")) body["guided_by"] = o.get("guided-by");
-  if (o.has("vet-compatible")) body["mode"] = "vet-compatible";
+json request_body(const ExploreOptions& o) {
+  json body{{"package", o.package}};
+  if (!o.apk.empty()) body["apk"] = o.apk;
+  if (!o.serial.empty()) body["serial"] = o.serial;
+  if (!o.adb_servers.empty()) body["servers"] = o.adb_servers;
+  if (!o.guided_by.empty()) body["guided_by"] = o.guided_by;
+  if (o.vet) body["mode"] = "vet-compatible";
+  if (o.budget) body["budget_seconds"] = *o.budget;
+  if (o.max_steps) body["max_steps"] = *o.max_steps;
+  if (o.seed) body["seed"] = *o.seed;
+  if (o.throttle_ms) body["throttle_ms"] = *o.throttle_ms;
+  if (o.events_per_step) body["events_per_step"] = *o.events_per_step;
   json analysis = json::object();
-  try {
-    if (o.has("budget")) body["budget_seconds"] = std::stoi(o.get("budget"));
-    if (o.has("max-steps")) body["max_steps"] = std::stoi(o.get("max-steps"));
-    if (o.has("seed")) body["seed"] = std::stoull(o.get("seed"));
-    if (o.has("throttle-ms")) body["throttle_ms"] = std::stoi(o.get("throttle-ms"));
-    if (o.has("events-per-step")) body["events_per_step"] = std::stoi(o.get("events-per-step"));
-    if (o.has("t-min-ms")) analysis["t_min_ms"] = std::stoll(o.get("t-min-ms"));
-    if (o.has("partition-window-ms")) analysis["partition_window_ms"] = std::stoll(o.get("partition-window-ms"));
-    if (o.has("max-groups-per-minute")) analysis["max_groups_per_minute"] = std::stod(o.get("max-groups-per-minute"));
-  } catch (const std::exception&) {
-    return usage_error("--budget, --max-steps, --seed, --throttle-ms, --events-per-step and the analysis options take numbers");
-  }
+  if (o.t_min_ms) analysis["t_min_ms"] = *o.t_min_ms;
+  if (o.partition_window_ms) analysis["partition_window_ms"] = *o.partition_window_ms;
+  if (o.max_groups_per_minute) analysis["max_groups_per_minute"] = *o.max_groups_per_minute;
   if (!analysis.empty()) body["analysis"] = analysis;
-  bool quiet = o.has("quiet");
+  return body;
+}
 
-  auto conn = DaemonConnection::open(o.get("daemon"), o.has("keep-daemon"), quiet);
-  if (!conn) {
-    std::fprintf(stderr, "flakescan explore-ui: could not run: %s\n", conn.error().message.c_str());
-    return 1;
-  }
-  auto& client = (*conn)->client();
+int run_explore(const ExploreOptions& o, const CommonOptions& common) {
+  const json body = request_body(o);
+  const bool quiet = common.quiet;
+  auto conn = open_daemon("explore-ui", common);
+  if (!conn) return 1;
+  auto& client = conn->client();
   auto submitted = client.request("POST", "/v1/explorations", body.dump());
   if (!submitted) {
     std::fprintf(stderr, "flakescan explore-ui: could not run: %s\n", submitted.error().message.c_str());
@@ -183,14 +145,61 @@ int cli_explore_ui(const Args& args) {
     last_steps = steps;
     std::this_thread::sleep_for(std::chrono::milliseconds(500));
   }
-  if (o.has("out")) {
-    std::ofstream f(o.get("out"));
+  if (!o.out.empty()) {
+    std::ofstream f(o.out);
     f << status.dump(2) << "\n";
-    if (!f) std::fprintf(stderr, "flakescan explore-ui: cannot write %s\n", o.get("out").c_str());
+    if (!f) std::fprintf(stderr, "flakescan explore-ui: cannot write %s\n", o.out.c_str());
   }
-  if (o.has("json")) std::printf("%s\n", status.dump(2).c_str());
+  if (common.json) std::printf("%s\n", status.dump(2).c_str());
   else print_result(status);
   return status.value("state", "") == "done" ? 0 : 1;
+}
+
+}  // namespace
+
+CommandDef explore_ui_command() {
+  return {
+      .name = "explore-ui",
+      .summary = "run Monkey on a device through the daemon; print its tarpits and the guidance",
+      .reach = Reach::daemon,
+      .json_help = "print the exploration's final status (GET /v1/explorations/{id}) as JSON instead of the text",
+      .quiet_help = "no progress output on stderr",
+      .define =
+          [](CLI::App& cmd) {
+            auto o = std::make_shared<ExploreOptions>();
+            cmd.description("Runs Monkey on a device through the daemon, records the UI trace, and prints the exploration\n"
+                            "tarpits found in it and the guidance for the next run.\n"
+                            "  flakescan explore-ui --package PKG [options]");
+            cmd.add_option("--package", o->package, "the app to explore (required)")->type_name("PKG")->required();
+            cmd.add_option("--apk", o->apk, "install this APK first (a path on the daemon's machine)")->type_name("APK");
+            cmd.add_option("--serial", o->serial, "the device (default: any free device in state `device`)")->type_name("SERIAL");
+            cmd.add_option("--adb-server", o->adb_servers, "adb server to use (repeatable; default: the daemon's)")
+                ->type_name("HOST:PORT")
+                ->allow_extra_args(false);
+            cmd.add_option("--budget", o->budget, "time budget of the run in seconds (default 3600)")->type_name("SECONDS");
+            cmd.add_option("--max-steps", o->max_steps, "most steps, one screen recorded each (default: until the budget)")
+                ->type_name("N");
+            cmd.add_option("--seed", o->seed, "step k runs Monkey with seed N + k (default 1)")->type_name("N");
+            cmd.add_option("--throttle-ms", o->throttle_ms, "Monkey --throttle (default 200)")->type_name("MS");
+            cmd.add_option("--events-per-step", o->events_per_step, "Monkey events per step (default 50)")->type_name("N");
+            cmd.add_option("--guided-by", o->guided_by, "restart the app at the tarpit screens an earlier exploration found")
+                ->type_name("ID");
+            cmd.add_option("--out", o->out, "also write the final status JSON to FILE")->type_name("FILE");
+            const std::string analysis = "Analysis";
+            cmd.add_flag("--vet-compatible", o->vet, "analyse in VET's mode (default: standard)")->group(analysis);
+            cmd.add_option("--t-min-ms", o->t_min_ms, "shortest local tarpit (600000)")->type_name("MS")->group(analysis);
+            cmd.add_option("--max-groups-per-minute", o->max_groups_per_minute,
+                           "standard mode: report a local region only at or below X (0.5)")
+                ->type_name("X")
+                ->group(analysis);
+            cmd.add_option("--partition-window-ms", o->partition_window_ms, "partition detector window (600000)")
+                ->type_name("MS")
+                ->group(analysis);
+            cmd.footer("Exit status: 0 when the exploration ran to its end, 1 when it failed or could not start, "
+                       "2 on usage errors.");
+            return Command{.run = [o](const CommonOptions& common) { return run_explore(*o, common); }};
+          },
+  };
 }
 
 }  // namespace flakescan::app

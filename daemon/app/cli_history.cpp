@@ -7,12 +7,12 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 
+#include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
 #include "app/cli_commands.hpp"
-#include "app/cli_options.hpp"
-#include "app/daemon_connection.hpp"
 
 namespace flakescan::app {
 
@@ -20,34 +20,6 @@ namespace {
 
 namespace fs = std::filesystem;
 using nlohmann::json;
-
-const char* import_usage =
-    "usage: flakescan import-results FILE|DIR... --source S [--commit C] [--branch B] [--daemon URL] [--json]\n\n"
-    "Imports JUnit XML test reports of one CI run (Surefire/Gradle TEST-*.xml; a DIR stands for the\n"
-    "*.xml files in it) into the daemon's history, as one import named by --source (the CI run id).\n"
-    "Importing a source again replaces its earlier import.\n"
-    "  --source S     the CI run id (required), e.g. \"$GITHUB_RUN_ID/$GITHUB_RUN_ATTEMPT\"\n"
-    "  --commit C     the commit the run tested; --branch B its branch\n"
-    "  --json         print the daemon's answer as JSON\n"
-    "Exit status: 0 imported, 1 could not import, 2 usage error.\n";
-
-const char* suspects_usage =
-    "usage: flakescan suspects [--window N] [--json] [--daemon URL]\n\n"
-    "Lists the tests that look flaky from the imported CI history: failed and passed on one commit,\n"
-    "passed only after a rerun, or both outcomes within the last N imports (default 20).\n"
-    "Exit status: 0 listed, 1 could not ask, 2 usage error.\n";
-
-const char* quarantine_usage =
-    "usage: flakescan quarantine [--format json|notTestFile|gradle] [--out FILE] [--daemon URL]\n\n"
-    "Prints the tests whose latest verdict across the daemon's scans is flaky:\n"
-    "  json (default), notTestFile (AndroidJUnitRunner -e notTestFile lines, pkg.Class#method),\n"
-    "  gradle (a script of Gradle test filter excludes: apply from: 'quarantine.gradle').\n"
-    "Exit status: 0 written, 1 could not ask, 2 usage error.\n";
-
-int usage_error(const char* command, const char* usage, const std::string& message) {
-  std::fprintf(stderr, "flakescan %s: %s\n\n%s", command, message.c_str(), usage);
-  return 2;
-}
 
 // "a b/c" -> "a%20b%2Fc": query parameter values.
 std::string percent_encode(const std::string& text) {
@@ -99,47 +71,31 @@ util::Result<std::vector<fs::path>> report_files(const std::vector<std::string>&
   return out;
 }
 
-std::unique_ptr<DaemonConnection> connect(const char* command, const ParsedOptions& o) {
-  auto conn = DaemonConnection::open(o.get("daemon"), o.has("keep-daemon"), true);
-  if (!conn) {
-    std::fprintf(stderr, "flakescan %s: could not run: %s\n", command, conn.error().message.c_str());
-    return nullptr;
-  }
-  return std::move(*conn);
-}
+struct ImportOptions {
+  std::vector<std::string> reports;
+  std::string source, commit, branch;
+  std::vector<fs::path> files;  // after check()
+};
 
-}  // namespace
-
-int cli_import_results(const Args& args) {
-  auto parsed = parse_options(args, {"source", "commit", "branch", "daemon"}, {"help", "json", "keep-daemon"});
-  if (!parsed) return usage_error("import-results", import_usage, parsed.error().message);
-  const auto& o = *parsed;
-  if (o.has("help")) {
-    std::fputs(import_usage, stdout);
-    return 0;
-  }
-  if (o.positional.empty()) return usage_error("import-results", import_usage, "name at least one report FILE or DIR");
-  if (o.get("source").empty()) return usage_error("import-results", import_usage, "--source is required");
-  auto files = report_files(o.positional);
-  if (!files) return usage_error("import-results", import_usage, files.error().message);
-
+int run_import(const ImportOptions& o, const CommonOptions& common) {
+  const auto& files = o.files;
   // One file goes as it is; several become one document, so they are one import.
   std::string body;
-  for (const auto& f : *files) {
+  for (const auto& f : files) {
     std::ifstream in(f, std::ios::binary);
     std::string text{std::istreambuf_iterator<char>(in), {}};
     if (!in.good() && !in.eof()) {
       std::fprintf(stderr, "flakescan import-results: cannot read %s\n", f.c_str());
       return 1;
     }
-    body += files->size() == 1 ? text : strip_prolog(std::move(text)) + "\n";
+    body += files.size() == 1 ? text : strip_prolog(std::move(text)) + "\n";
   }
-  if (files->size() > 1) body = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n" + body + "</testsuites>\n";
+  if (files.size() > 1) body = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n" + body + "</testsuites>\n";
 
-  std::string target = "/v1/results?source=" + percent_encode(o.get("source"));
-  if (o.has("commit")) target += "&commit=" + percent_encode(o.get("commit"));
-  if (o.has("branch")) target += "&branch=" + percent_encode(o.get("branch"));
-  auto conn = connect("import-results", o);
+  std::string target = "/v1/results?source=" + percent_encode(o.source);
+  if (!o.commit.empty()) target += "&commit=" + percent_encode(o.commit);
+  if (!o.branch.empty()) target += "&branch=" + percent_encode(o.branch);
+  auto conn = open_daemon("import-results", common);
   if (!conn) return 1;
   auto r = conn->client().request("POST", target, body, std::chrono::seconds(300), "application/xml");
   if (!r) {
@@ -152,13 +108,13 @@ int cli_import_results(const Args& args) {
     return 1;
   }
   json result = json::parse(r->body, nullptr, false);
-  if (o.has("json") || !result.is_object()) {
+  if (common.json || !result.is_object()) {
     std::printf("%s\n", result.is_object() ? result.dump(2).c_str() : r->body.c_str());
     return 0;
   }
   std::printf("imported %d tests from %zu file%s as import %lld (source %s): %d failed, %d flaky by rerun, %d skipped\n",
-              result.value("imported", 0), files->size(), files->size() == 1 ? "" : "s",
-              (long long)result.value("id", std::int64_t(0)), o.get("source").c_str(), result.value("failed", 0),
+              result.value("imported", 0), files.size(), files.size() == 1 ? "" : "s",
+              (long long)result.value("id", std::int64_t(0)), o.source.c_str(), result.value("failed", 0),
               result.value("flaky_by_rerun", 0), result.value("skipped", 0));
   if (result.contains("replaced") && result["replaced"].is_number_integer())
     std::printf("replaced the earlier import %lld of this source\n", (long long)result["replaced"].get<std::int64_t>());
@@ -167,18 +123,10 @@ int cli_import_results(const Args& args) {
   return 0;
 }
 
-int cli_suspects(const Args& args) {
-  auto parsed = parse_options(args, {"window", "daemon"}, {"help", "json", "keep-daemon"});
-  if (!parsed) return usage_error("suspects", suspects_usage, parsed.error().message);
-  const auto& o = *parsed;
-  if (o.has("help")) {
-    std::fputs(suspects_usage, stdout);
-    return 0;
-  }
-  if (!o.positional.empty()) return usage_error("suspects", suspects_usage, "unexpected argument " + o.positional[0]);
+int run_suspects(const std::optional<int>& window, const CommonOptions& common) {
   std::string target = "/v1/suspects";
-  if (o.has("window")) target += "?window=" + percent_encode(o.get("window"));
-  auto conn = connect("suspects", o);
+  if (window) target += "?window=" + std::to_string(*window);
+  auto conn = open_daemon("suspects", common);
   if (!conn) return 1;
   auto r = conn->client().request("GET", target);
   if (!r) {
@@ -190,7 +138,7 @@ int cli_suspects(const Args& args) {
     return r->status == 400 ? 2 : 1;
   }
   json body = json::parse(r->body, nullptr, false);
-  if (o.has("json") || !body.is_object()) {
+  if (common.json || !body.is_object()) {
     std::printf("%s\n", body.is_object() ? body.dump(2).c_str() : r->body.c_str());
     return 0;
   }
@@ -206,19 +154,13 @@ int cli_suspects(const Args& args) {
   return 0;
 }
 
-int cli_quarantine(const Args& args) {
-  auto parsed = parse_options(args, {"format", "out", "daemon"}, {"help", "keep-daemon"});
-  if (!parsed) return usage_error("quarantine", quarantine_usage, parsed.error().message);
-  const auto& o = *parsed;
-  if (o.has("help")) {
-    std::fputs(quarantine_usage, stdout);
-    return 0;
-  }
-  if (!o.positional.empty()) return usage_error("quarantine", quarantine_usage, "unexpected argument " + o.positional[0]);
-  std::string format = o.get("format", "json");
-  if (format != "json" && format != "notTestFile" && format != "gradle")
-    return usage_error("quarantine", quarantine_usage, "--format takes json, notTestFile or gradle");
-  auto conn = connect("quarantine", o);
+struct QuarantineOptions {
+  std::string format = "json", out;
+};
+
+int run_quarantine(const QuarantineOptions& o, const CommonOptions& common) {
+  const std::string& format = o.format;
+  auto conn = open_daemon("quarantine", common);
   if (!conn) return 1;
   auto r = conn->client().request("GET", "/v1/quarantine?format=" + format);
   if (!r) {
@@ -234,17 +176,100 @@ int cli_quarantine(const Args& args) {
     json body = json::parse(text, nullptr, false);
     if (body.is_object()) text = body.dump(2) + "\n";
   }
-  if (o.has("out")) {
-    std::ofstream out(o.get("out"), std::ios::binary);
+  if (!o.out.empty()) {
+    std::ofstream out(o.out, std::ios::binary);
     out << text;
     if (!out) {
-      std::fprintf(stderr, "flakescan quarantine: cannot write %s\n", o.get("out").c_str());
+      std::fprintf(stderr, "flakescan quarantine: cannot write %s\n", o.out.c_str());
       return 1;
     }
   } else {
     std::fputs(text.c_str(), stdout);
   }
   return 0;
+}
+
+}  // namespace
+
+CommandDef import_results_command() {
+  return {
+      .name = "import-results",
+      .summary = "import JUnit XML reports of a CI run into the daemon's history",
+      .reach = Reach::daemon,
+      .json_help = "print the daemon's answer as JSON instead of the text",
+      .quiet_help = "no status lines on stderr (a daemon started here)",
+      .define =
+          [](CLI::App& cmd) {
+            auto o = std::make_shared<ImportOptions>();
+            cmd.description("Imports JUnit XML test reports of one CI run (Surefire/Gradle TEST-*.xml; a DIR stands for the\n"
+                            "*.xml files in it) into the daemon's history, as one import named by --source (the CI run id).\n"
+                            "Importing a source again replaces its earlier import.\n"
+                            "  flakescan import-results FILE|DIR... --source S [--commit C] [--branch B]");
+            cmd.add_option("FILE|DIR", o->reports, "JUnit XML reports, or folders of them")->type_name("");
+            cmd.add_option("--source", o->source, "the CI run id (required), e.g. \"$GITHUB_RUN_ID/$GITHUB_RUN_ATTEMPT\"")
+                ->type_name("S")
+                ->required();
+            cmd.add_option("--commit", o->commit, "the commit the run tested")->type_name("C");
+            cmd.add_option("--branch", o->branch, "its branch")->type_name("B");
+            cmd.footer("Exit status: 0 imported, 1 could not import, 2 usage error.");
+            return Command{.check = [o](const CommonOptions&) -> std::string {
+                             if (o->reports.empty()) return "name at least one report FILE or DIR";
+                             if (o->source.empty()) return "--source is required";
+                             auto files = report_files(o->reports);
+                             if (!files) return files.error().message;
+                             o->files = std::move(*files);
+                             return {};
+                           },
+                           .run = [o](const CommonOptions& common) { return run_import(*o, common); }};
+          },
+  };
+}
+
+CommandDef suspects_command() {
+  return {
+      .name = "suspects",
+      .summary = "list the tests that look flaky from the imported CI history",
+      .reach = Reach::daemon,
+      .json_help = "print the daemon's answer (GET /v1/suspects) as JSON instead of the list",
+      .quiet_help = "no status lines on stderr (a daemon started here)",
+      .define =
+          [](CLI::App& cmd) {
+            auto window = std::make_shared<std::optional<int>>();
+            cmd.description("Lists the tests that look flaky from the imported CI history: failed and passed on one commit,\n"
+                            "passed only after a rerun, or both outcomes within the last N imports (default 20).");
+            cmd.add_option("--window", *window, "how many recent imports count for mixed outcomes (default 20)")
+                ->type_name("N");
+            cmd.footer("Exit status: 0 listed, 1 could not ask, 2 usage error.");
+            return Command{.run = [window](const CommonOptions& common) { return run_suspects(*window, common); }};
+          },
+  };
+}
+
+CommandDef quarantine_command() {
+  return {
+      .name = "quarantine",
+      .summary = "print the quarantine list (json, notTestFile lines or Gradle excludes)",
+      .reach = Reach::daemon,
+      .json_help = "the same as --format json (the default)",
+      .quiet_help = "no status lines on stderr (a daemon started here)",
+      .define =
+          [](CLI::App& cmd) {
+            auto o = std::make_shared<QuarantineOptions>();
+            cmd.description("Prints the tests whose latest verdict across the daemon's scans is flaky:\n"
+                            "  json (default), notTestFile (AndroidJUnitRunner -e notTestFile lines, pkg.Class#method),\n"
+                            "  gradle (a script of Gradle test filter excludes: apply from: 'quarantine.gradle').");
+            cmd.add_option("--format", o->format, "json, notTestFile or gradle (default json)")
+                ->type_name("F")
+                ->check(CLI::IsMember({"json", "notTestFile", "gradle"}));
+            cmd.add_option("--out", o->out, "write the list to FILE instead of stdout")->type_name("FILE");
+            cmd.footer("Exit status: 0 written, 1 could not ask, 2 usage error.");
+            return Command{.check = [o](const CommonOptions& common) -> std::string {
+                             if (common.json && o->format != "json") return "--json and --format " + o->format + " contradict";
+                             return {};
+                           },
+                           .run = [o](const CommonOptions& common) { return run_quarantine(*o, common); }};
+          },
+  };
 }
 
 }  // namespace flakescan::app

@@ -4,6 +4,9 @@
 #include <cstdlib>
 #include <string>
 
+#include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
+
 #include "app/cli_commands.hpp"
 #include "report/report_writer.hpp"
 #include "util/error.hpp"
@@ -16,64 +19,21 @@ namespace flakescan::app {
 
 namespace {
 
-constexpr const char* report_usage =
-    "usage: flakescan report --verdicts FILE [--verdicts FILE ...] --out-dir DIR\n"
-    "                        [--source-root DIR ...] [--base-dir DIR] [--github-annotations]\n"
-    "\n"
-    "Writes verdicts.json, flakescan.sarif, summary.md, junit/TEST-*.xml, quarantine.txt,\n"
-    "quarantine.gradle and flakytest-suggestions.patch into DIR.\n"
-    "  --verdicts FILE        a verdict file of `flakescan scan`; several are merged\n"
-    "  --out-dir DIR          where the reports go (created)\n"
-    "  --source-root DIR      where test sources live (repeatable), to find each test's file and line\n"
-    "  --base-dir DIR         paths in SARIF, annotations and the patch are relative to it\n"
-    "                         (default: $GITHUB_WORKSPACE when set, else the current directory)\n"
-    "  --github-annotations   print GitHub workflow-command annotations on stdout\n";
+struct ReportCommandOptions {
+  std::vector<std::string> verdicts, source_roots;
+  std::string out_dir, base_dir;
+  bool annotations = false;
+};
 
-int usage_error(const std::string& message) {
-  std::fprintf(stderr, "flakescan report: %s\n\n%s", message.c_str(), report_usage);
-  return 2;
-}
-
-}  // namespace
-
-int cli_report(const Args& args) {
+int run_report(const ReportCommandOptions& o, const CommonOptions& common) {
   report::ReportOptions options;
   options.tool_version = FLAKESCAN_VERSION;
-  bool annotations = false;
-  bool have_base = false;
-  for (std::size_t i = 0; i < args.size(); ++i) {
-    const std::string& a = args[i];
-    auto value = [&](std::string& out) {
-      if (i + 1 >= args.size() || args[i + 1].empty()) return false;
-      out = args[++i];
-      return true;
-    };
-    std::string v;
-    if (a == "--help" || a == "-h") {
-      std::fputs(report_usage, stdout);
-      return 0;
-    } else if (a == "--verdicts") {
-      if (!value(v)) return usage_error("--verdicts needs a file");
-      options.verdict_files.push_back(v);
-    } else if (a == "--out-dir") {
-      if (!value(v)) return usage_error("--out-dir needs a directory");
-      options.out_dir = v;
-    } else if (a == "--source-root") {
-      if (!value(v)) return usage_error("--source-root needs a directory");
-      options.source_roots.emplace_back(v);
-    } else if (a == "--base-dir") {
-      if (!value(v)) return usage_error("--base-dir needs a directory");
-      options.base_dir = v;
-      have_base = true;
-    } else if (a == "--github-annotations") {
-      annotations = true;
-    } else {
-      return usage_error("unknown option '" + a + "'");
-    }
-  }
-  if (options.verdict_files.empty()) return usage_error("--verdicts is required");
-  if (options.out_dir.empty()) return usage_error("--out-dir is required");
-  if (!have_base) {
+  options.verdict_files = o.verdicts;
+  options.out_dir = o.out_dir;
+  for (const auto& root : o.source_roots) options.source_roots.emplace_back(root);
+  if (!o.base_dir.empty()) {
+    options.base_dir = o.base_dir;
+  } else {
     const char* ws = std::getenv("GITHUB_WORKSPACE");
     options.base_dir = ws && *ws ? std::filesystem::path(ws) : std::filesystem::current_path();
   }
@@ -83,16 +43,68 @@ int cli_report(const Args& args) {
     std::fprintf(stderr, "flakescan report: %s\n", util::describe(outcome.error()).c_str());
     return 1;
   }
-  if (annotations) {
+  if (o.annotations) {
     const auto text = report::render_annotations(outcome->report);
     std::fwrite(text.data(), 1, text.size(), stdout);
     std::fflush(stdout);
   }
   const auto& r = outcome->report;
-  std::fprintf(stderr, "flakescan report: %zu flaky, %zu not flaky, %zu could not run; reports in %s\n",
-               report::count_kind(r, core::VerdictKind::flaky), report::count_kind(r, core::VerdictKind::not_flaky),
-               report::count_kind(r, core::VerdictKind::could_not_run), options.out_dir.string().c_str());
+  const std::size_t flaky = report::count_kind(r, core::VerdictKind::flaky);
+  const std::size_t not_flaky = report::count_kind(r, core::VerdictKind::not_flaky);
+  const std::size_t not_run = report::count_kind(r, core::VerdictKind::could_not_run);
+  if (common.json) {
+    nlohmann::json written = nlohmann::json::array();
+    for (const auto& f : outcome->written) written.push_back(f.string());
+    nlohmann::json out{{"flaky", flaky}, {"not_flaky", not_flaky}, {"could_not_run", not_run},
+                       {"out_dir", options.out_dir.string()}, {"written", written}};
+    std::printf("%s\n", out.dump(2).c_str());
+  }
+  // CI scripts and the Gradle plugin read this line (ci-templates/action/scripts/publish.sh).
+  if (!common.quiet) {
+    std::fprintf(stderr, "flakescan report: %zu flaky, %zu not flaky, %zu could not run; reports in %s\n", flaky, not_flaky,
+                 not_run, options.out_dir.string().c_str());
+  }
   return 0;
+}
+
+}  // namespace
+
+CommandDef report_command() {
+  return {
+      .name = "report",
+      .summary = "turn verdicts.json into SARIF, JUnit XML, annotations, quarantine lists, a patch",
+      .reach = Reach::local,
+      .json_help = "print the counts and the files written as JSON on stdout (not with --github-annotations)",
+      .quiet_help = "no summary line on stderr (CI scripts that read the counts want it)",
+      .define =
+          [](CLI::App& cmd) {
+            auto o = std::make_shared<ReportCommandOptions>();
+            cmd.description("Writes verdicts.json, flakescan.sarif, summary.md, junit/TEST-*.xml, quarantine.txt,\n"
+                            "quarantine.gradle and flakytest-suggestions.patch into DIR. Runs here, without a daemon.\n"
+                            "  flakescan report --verdicts FILE [--verdicts FILE ...] --out-dir DIR [options]");
+            cmd.add_option("--verdicts", o->verdicts, "a verdict file of `flakescan scan`; several are merged (required)")
+                ->type_name("FILE")
+                ->allow_extra_args(false)
+                ->required();
+            cmd.add_option("--out-dir", o->out_dir, "where the reports go (created; required)")->type_name("DIR")->required();
+            cmd.add_option("--source-root", o->source_roots,
+                           "where test sources live (repeatable), to find each test's file and line")
+                ->type_name("DIR")
+                ->allow_extra_args(false);
+            cmd.add_option("--base-dir", o->base_dir,
+                           "paths in SARIF, annotations and the patch are relative to it "
+                           "(default: $GITHUB_WORKSPACE when set, else the current directory)")
+                ->type_name("DIR");
+            cmd.add_flag("--github-annotations", o->annotations, "print GitHub workflow-command annotations on stdout");
+            cmd.footer("Exit status: 0 written, 1 when a verdict file could not be read or a report not written, "
+                       "2 on usage errors.");
+            return Command{.check = [o](const CommonOptions& common) -> std::string {
+                             if (common.json && o->annotations) return "--json and --github-annotations both print on stdout: choose one";
+                             return {};
+                           },
+                           .run = [o](const CommonOptions& common) { return run_report(*o, common); }};
+          },
+  };
 }
 
 }  // namespace flakescan::app

@@ -3,14 +3,15 @@
 #include <chrono>
 #include <cstdio>
 #include <fstream>
+#include <optional>
 #include <sstream>
 #include <thread>
 #include <unistd.h>
 
+#include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
 #include "app/cli_commands.hpp"
-#include "app/cli_options.hpp"
 #include "app/daemon_connection.hpp"
 
 namespace flakescan::app {
@@ -19,36 +20,14 @@ namespace {
 
 using nlohmann::json;
 
-const char* scan_usage =
-    "usage: flakescan scan --classpath CP --tests ID[,ID...] [options]\n"
-    "       flakescan scan --backend adb --test-apk APK [--apk APK] --tests ID[,ID...] [options]\n\n"
-    "  --classpath CP        the test runtime classpath (test classes, main classes, libraries), ':'-separated\n"
-    "  --tests IDS           pkg.Class#method or pkg.Class (all its tests), comma-separated; may repeat\n"
-    "  --tests-file FILE     more ids, one per line\n"
-    "  --backend NAME        local (default: JVMs on this machine) or adb (devices and emulators)\n"
-    "  --apk, --test-apk     adb: the app and the test APK to install\n"
-    "  --adb-server H:P      adb: an adb server to use (repeatable; default 127.0.0.1:5037)\n"
-    "  --runner CLASS        adb: the instrumentation runner (default androidx.test.runner.AndroidJUnitRunner)\n"
-    "  --clear-state         adb: clear the app's data between runs\n"
-    "  --techniques LIST     rerun (default), order, nio, ... comma-separated\n"
-    "  --runs N              runs per test for rerun (default 10)\n"
-    "  --isolation MODE      fresh_jvm (default: one JVM per run) or shared_jvm\n"
-    "  --seed N              seed for every randomised choice (default 1)\n"
-    "  --timeout-seconds N   deadline of one run (default 60 s + 10 s per test in it)\n"
-    "  --max-runs N          budget: total runs;  --max-seconds N: budget: wall time\n"
-    "  --max-orders N        budget of the order technique: orders tried (default 10)\n"
-    "  --parallel N          runs at the same time (default: the machine's cores)\n"
-    "  --out FILE            where to write the verdict file (default verdicts.json)\n"
-    "  --daemon URL          use this daemon (default $FLAKESCAN_DAEMON or http://127.0.0.1:7711,\n"
-    "                        started here if none answers)\n"
-    "  --keep-daemon         leave a daemon started here running\n"
-    "  --quiet               no progress output\n\n"
-    "Exit status: 0 when the scan completed (whatever it found), 1 when it could not run, 2 on usage errors.\n";
-
-int usage_error(const std::string& message) {
-  std::fprintf(stderr, "flakescan scan: %s\n\n%s", message.c_str(), scan_usage);
-  return 2;
-}
+struct ScanOptions {
+  std::string classpath, tests_file, backend = "local", apk, test_apk, runner, techniques, isolation, out = "verdicts.json";
+  std::vector<std::string> tests, adb_servers;
+  bool clear_state = false;
+  std::optional<int> runs, timeout_seconds, parallel, max_runs, max_seconds, max_orders;
+  std::optional<std::uint64_t> seed;
+  std::vector<std::string> all_tests;  // --tests and the lines of --tests-file, after check()
+};
 
 util::Result<std::vector<std::string>> read_lines(const std::string& path) {
   std::ifstream in(path);
@@ -66,9 +45,13 @@ void print_summary(const json& file) {
   size_t width = 20;
   for (const auto& v : verdicts) width = std::max(width, v["test"].get<std::string>().size());
   std::printf("%-13s  %-15s  %-9s  %-*s  %s\n", "VERDICT", "CATEGORY", "FAILED", int(width), "TEST", "WHY");
-  int flaky = 0, stable = 0, not_run = 0;
+  int flaky = 0, stable = 0, failing = 0, not_run = 0;
   for (const auto& v : verdicts) {
     std::string verdict = v["verdict"], category = v["category"].is_string() ? v["category"].get<std::string>() : "-";
+    if (auto all = v.find("categories"); all != v.end() && all->is_array() && all->size() > 1) {
+      category.clear();
+      for (const auto& c : *all) category += (category.empty() ? "" : "+") + c.get<std::string>();
+    }
     const auto& runs = v["runs"];
     int observed = runs["passed"].get<int>() + runs["failed"].get<int>();
     std::string failed = std::to_string(runs["failed"].get<int>()) + "/" + std::to_string(observed);
@@ -88,78 +71,63 @@ void print_summary(const json& file) {
       }
     } else if (verdict == "not_flaky") {
       ++stable;
+    } else if (verdict == "failing") {
+      ++failing;
     } else {
       ++not_run;
     }
   }
-  std::printf("\n%zu tests: %d flaky, %d not flaky, %d could not run\n", verdicts.size(), flaky, stable, not_run);
+  std::printf("\n%zu tests: %d flaky, %d not flaky, %d failing, %d could not run\n", verdicts.size(), flaky, stable, failing, not_run);
 }
 
-}  // namespace
+std::string check(ScanOptions& o) {
+  o.all_tests = o.tests;
+  if (!o.tests_file.empty()) {
+    auto lines = read_lines(o.tests_file);
+    if (!lines) return lines.error().message;
+    o.all_tests.insert(o.all_tests.end(), lines->begin(), lines->end());
+  }
+  if (o.all_tests.empty()) return "--tests is required";
+  if (o.backend == "local" && o.classpath.empty()) return "--classpath is required";
+  if (o.backend == "adb" && o.test_apk.empty()) return "--test-apk is required with --backend adb";
+  return {};
+}
 
-int cli_scan(const Args& args) {
-  auto parsed = parse_options(args,
-                              {"classpath", "tests", "tests-file", "techniques", "runs", "isolation", "seed",
-                               "timeout-seconds", "max-runs", "max-seconds", "max-orders", "parallel", "out", "daemon", "backend",
-                               "apk", "test-apk", "adb-server", "runner"},
-                              {"keep-daemon", "quiet", "help", "clear-state"});
-  if (!parsed) return usage_error(parsed.error().message);
-  const auto& o = *parsed;
-  if (o.has("help")) {
-    std::fputs(scan_usage, stdout);
-    return 0;
-  }
-  if (!o.positional.empty()) return usage_error("unexpected argument '" + o.positional[0] + "'");
-  std::vector<std::string> tests;
-  if (auto it = o.values.find("tests"); it != o.values.end()) tests = it->second;
-  if (o.has("tests-file")) {
-    auto lines = read_lines(o.get("tests-file"));
-    if (!lines) return usage_error(lines.error().message);
-    tests.insert(tests.end(), lines->begin(), lines->end());
-  }
-  if (tests.empty()) return usage_error("--tests is required");
-  std::string backend = o.get("backend", "local");
-  json body{{"backend", backend}};
-  if (backend == "local") {
-    if (!o.has("classpath")) return usage_error("--classpath is required");
-    body["classpath"] = o.get("classpath");
-  } else if (backend == "adb") {
-    if (!o.has("test-apk")) return usage_error("--test-apk is required with --backend adb");
-    json adb{{"test_apk", o.get("test-apk")}};
-    if (o.has("apk")) adb["app_apk"] = o.get("apk");
-    if (auto it = o.values.find("adb-server"); it != o.values.end()) adb["servers"] = it->second;
-    if (o.has("runner")) adb["runner"] = o.get("runner");
-    if (o.has("clear-state")) adb["clear_state"] = true;
-    body["adb"] = adb;
+json request_body(const ScanOptions& o) {
+  json body{{"backend", o.backend}};
+  if (o.backend == "local") {
+    body["classpath"] = o.classpath;
   } else {
-    return usage_error("--backend must be local or adb");
+    json adb{{"test_apk", o.test_apk}};
+    if (!o.apk.empty()) adb["app_apk"] = o.apk;
+    if (!o.adb_servers.empty()) adb["servers"] = o.adb_servers;
+    if (!o.runner.empty()) adb["runner"] = o.runner;
+    if (o.clear_state) adb["clear_state"] = true;
+    body["adb"] = adb;
   }
   std::string joined;
-  for (const auto& t : tests) joined += (joined.empty() ? "" : ",") + t;
+  for (const auto& t : o.all_tests) joined += (joined.empty() ? "" : ",") + t;
   body["tests"] = joined;
-  if (o.has("techniques")) body["techniques"] = o.get("techniques");
+  if (!o.techniques.empty()) body["techniques"] = o.techniques;
+  if (o.runs) body["runs"] = *o.runs;
+  if (o.seed) body["seed"] = *o.seed;
+  if (o.timeout_seconds) body["timeout_seconds"] = *o.timeout_seconds;
+  if (o.parallel) body["parallelism"] = *o.parallel;
   json budget = json::object();
-  try {
-    if (o.has("runs")) body["runs"] = std::stoi(o.get("runs"));
-    if (o.has("seed")) body["seed"] = std::stoull(o.get("seed"));
-    if (o.has("timeout-seconds")) body["timeout_seconds"] = std::stoi(o.get("timeout-seconds"));
-    if (o.has("parallel")) body["parallelism"] = std::stoi(o.get("parallel"));
-    if (o.has("max-runs")) budget["max_runs"] = std::stoi(o.get("max-runs"));
-    if (o.has("max-seconds")) budget["max_seconds"] = std::stoi(o.get("max-seconds"));
-    if (o.has("max-orders")) budget["max_orders"] = std::stoi(o.get("max-orders"));
-  } catch (const std::exception&) {
-    return usage_error("--runs, --seed, --timeout-seconds, --parallel and the --max-* budgets take whole numbers");
-  }
+  if (o.max_runs) budget["max_runs"] = *o.max_runs;
+  if (o.max_seconds) budget["max_seconds"] = *o.max_seconds;
+  if (o.max_orders) budget["max_orders"] = *o.max_orders;
   if (!budget.empty()) body["budget"] = budget;
-  if (o.has("isolation")) body["isolation"] = o.get("isolation");
-  bool quiet = o.has("quiet");
+  if (!o.isolation.empty()) body["isolation"] = o.isolation;
+  return body;
+}
 
-  auto conn = DaemonConnection::open(o.get("daemon"), o.has("keep-daemon"), quiet);
-  if (!conn) {
-    std::fprintf(stderr, "flakescan scan: could not run: %s\n", conn.error().message.c_str());
-    return 1;
-  }
-  auto& client = (*conn)->client();
+int run_scan(const ScanOptions& o, const CommonOptions& common) {
+  const json body = request_body(o);
+  const bool quiet = common.quiet;
+  auto conn = open_daemon("scan", common);
+  if (!conn) return 1;
+  auto& client = conn->client();
   auto submitted = client.request("POST", "/v1/scans", body.dump());
   if (!submitted) {
     std::fprintf(stderr, "flakescan scan: could not run: %s\n", submitted.error().message.c_str());
@@ -214,13 +182,13 @@ int cli_scan(const Args& args) {
   auto verdicts = client.request("GET", "/v1/scans/" + id + "/verdicts");
   if (verdicts && verdicts->status == 200) {
     json file = json::parse(verdicts->body);
-    std::string out = o.get("out", "verdicts.json");
-    std::ofstream f(out);
+    std::ofstream f(o.out);
     f << file.dump(2) << "\n";
     f.close();
-    if (!f) std::fprintf(stderr, "flakescan scan: cannot write %s\n", out.c_str());
-    print_summary(file);
-    if (!quiet) std::fprintf(stderr, "flakescan: verdicts written to %s\n", out.c_str());
+    if (!f) std::fprintf(stderr, "flakescan scan: cannot write %s\n", o.out.c_str());
+    if (common.json) std::printf("%s\n", file.dump(2).c_str());
+    else print_summary(file);
+    if (!quiet) std::fprintf(stderr, "flakescan: verdicts written to %s\n", o.out.c_str());
   }
   if (state != "completed") {
     std::fprintf(stderr, "flakescan scan: the scan %s: %s\n", state.c_str(),
@@ -228,6 +196,61 @@ int cli_scan(const Args& args) {
     return 1;
   }
   return 0;
+}
+}  // namespace
+
+CommandDef scan_command() {
+  return {
+      .name = "scan",
+      .summary = "scan tests for flakiness and write verdicts.json",
+      .reach = Reach::daemon,
+      .json_help = "print the verdict file on stdout instead of the summary table",
+      .quiet_help = "no progress output on stderr",
+      .define =
+          [](CLI::App& cmd) {
+            auto o = std::make_shared<ScanOptions>();
+            cmd.description("Submits a scan to the daemon, shows progress while it runs, prints a summary table\n"
+                            "and writes the verdict file.\n"
+                            "  flakescan scan --classpath CP --tests ID[,ID...] [options]\n"
+                            "  flakescan scan --backend adb --test-apk APK [--apk APK] --tests ID[,ID...] [options]");
+            cmd.add_option("--classpath", o->classpath,
+                           "the test runtime classpath (test classes, main classes, libraries), ':'-separated")
+                ->type_name("CP");
+            cmd.add_option("--tests", o->tests, "pkg.Class#method or pkg.Class (all its tests), comma-separated; may repeat")
+                ->type_name("IDS")
+                ->allow_extra_args(false);
+            cmd.add_option("--tests-file", o->tests_file, "more ids, one per line")->type_name("FILE");
+            cmd.add_option("--backend", o->backend, "local (default: JVMs on this machine) or adb (devices and emulators)")
+                ->type_name("NAME")
+                ->check(CLI::IsMember({"local", "adb"}));
+            cmd.add_option("--techniques", o->techniques, "rerun (default), order, nio, ... comma-separated")->type_name("LIST");
+            cmd.add_option("--runs", o->runs, "runs per test for rerun (default 10)")->type_name("N");
+            cmd.add_option("--isolation", o->isolation, "fresh_jvm (default: one JVM per run) or shared_jvm")->type_name("MODE");
+            cmd.add_option("--seed", o->seed, "seed for every randomised choice (default 1)")->type_name("N");
+            cmd.add_option("--timeout-seconds", o->timeout_seconds, "deadline of one run (default 60 s + 10 s per test in it)")
+                ->type_name("N");
+            cmd.add_option("--max-runs", o->max_runs, "budget: total runs")->type_name("N");
+            cmd.add_option("--max-seconds", o->max_seconds, "budget: wall time")->type_name("N");
+            cmd.add_option("--max-orders", o->max_orders, "budget of the order technique: orders tried (default 10)")
+                ->type_name("N");
+            cmd.add_option("--parallel", o->parallel, "runs at the same time (default: the machine's cores)")->type_name("N");
+            cmd.add_option("--out", o->out, "where to write the verdict file (default verdicts.json)")->type_name("FILE");
+            const std::string adb = "adb backend";
+            cmd.add_option("--apk", o->apk, "the app APK to install")->type_name("APK")->group(adb);
+            cmd.add_option("--test-apk", o->test_apk, "the test APK to install (required)")->type_name("APK")->group(adb);
+            cmd.add_option("--adb-server", o->adb_servers, "an adb server to use (repeatable; default 127.0.0.1:5037)")
+                ->type_name("HOST:PORT")
+                ->allow_extra_args(false)
+                ->group(adb);
+            cmd.add_option("--runner", o->runner, "the instrumentation runner (default androidx.test.runner.AndroidJUnitRunner)")
+                ->type_name("CLASS")
+                ->group(adb);
+            cmd.add_flag("--clear-state", o->clear_state, "clear the app's data between runs")->group(adb);
+            cmd.footer("Exit status: 0 when the scan completed (whatever it found), 1 when it could not run, 2 on usage errors.");
+            return Command{.check = [o](const CommonOptions&) { return check(*o); },
+                           .run = [o](const CommonOptions& common) { return run_scan(*o, common); }};
+          },
+  };
 }
 
 }  // namespace flakescan::app

@@ -2,10 +2,11 @@
 // folders or flakescan's actions.jsonl + UI Automator dumps), locally, without a daemon.
 // Prints a human summary; --out writes the JSON report (schema/tarpits.schema.json).
 #include <cstdio>
-#include <cerrno>
-#include <cstdlib>
 #include <fstream>
+#include <optional>
 #include <string>
+
+#include <CLI/CLI.hpp>
 
 #include "app/cli_commands.hpp"
 #include "tarpit/analysis.hpp"
@@ -17,106 +18,32 @@ namespace flakescan::app {
 
 namespace {
 
-constexpr const char* tarpits_usage =
-    "usage: flakescan tarpits DIR... [--vet-compatible] [--out FILE] [--json] [tuning options]\n"
-    "\n"
-    "Finds exploration tarpits in UI traces and says which action led into each and what to do\n"
-    "in the next run (disable that element; restart the app at a screen). DIR is a trace folder\n"
-    "(TOLLER <epoch-ms>.json files, or actions.jsonl with UI Automator dumps) or a folder of them.\n"
-    "  --vet-compatible            reproduce VET's regions, quirks included (default: standard mode,\n"
-    "                              time-based score with a threshold; see docs/tarpits.md)\n"
-    "  --out FILE                  also write the JSON report to FILE\n"
-    "  --json                      print the JSON report instead of the summary\n"
-    "  --t-min-ms MS               shortest local tarpit (600000)\n"
-    "  --max-groups-per-minute X   standard mode: report a local region only at or below X (0.5)\n"
-    "  --gap-cap-ms MS             standard mode: longer silences count as MS (60000; 0 = off)\n"
-    "  --partition-window-ms MS    partition detector window (600000)\n"
-    "  --d-max N                   similarity: most inserted nodes (3)\n"
-    "  --top K                     regions ranked and guided per trace (3)\n"
-    "  --keep-ms MS, --pad-to-ms MS  trace cut and padding (VET: 3550000, 3540000; standard: 0)\n";
-
-int usage_error(const std::string& message) {
-  std::fprintf(stderr, "flakescan tarpits: %s\n\n%s", message.c_str(), tarpits_usage);
-  return 2;
-}
-
-bool to_int(const std::string& s, std::int64_t& out) {
-  char* end = nullptr;
-  errno = 0;
-  long long v = std::strtoll(s.c_str(), &end, 10);
-  if (s.empty() || *end || errno || v < 0) return false;
-  out = v;
-  return true;
-}
-
-}  // namespace
-
-int cli_tarpits(const Args& args) {
+struct TarpitsOptions {
   std::vector<std::string> dirs;
   std::string out_file;
-  bool vet = false, json = false;
-  struct Tuning {
-    std::string name, value;
-  };
-  std::vector<Tuning> tuning;
-  for (std::size_t i = 0; i < args.size(); ++i) {
-    std::string a = args[i];
-    std::string inline_value;
-    bool has_inline = false;
-    if (a.starts_with("--") && a.find('=') != std::string::npos) {
-      inline_value = a.substr(a.find('=') + 1);
-      a = a.substr(0, a.find('='));
-      has_inline = true;
-    }
-    auto value = [&](std::string& out) {
-      if (has_inline) { out = inline_value; return !out.empty(); }
-      if (i + 1 >= args.size() || args[i + 1].empty()) return false;
-      out = args[++i];
-      return true;
-    };
-    if (a == "--help" || a == "-h") {
-      std::fputs(tarpits_usage, stdout);
-      return 0;
-    } else if (a == "--vet-compatible") {
-      vet = true;
-    } else if (a == "--json") {
-      json = true;
-    } else if (a == "--out") {
-      if (!value(out_file)) return usage_error("--out needs a file");
-    } else if (a == "--t-min-ms" || a == "--max-groups-per-minute" || a == "--gap-cap-ms" ||
-               a == "--partition-window-ms" || a == "--d-max" || a == "--top" || a == "--keep-ms" ||
-               a == "--pad-to-ms") {
-      std::string v;
-      if (!value(v)) return usage_error(a + " needs a value");
-      tuning.push_back({a, v});
-    } else if (a.starts_with("-")) {
-      return usage_error("unknown option " + a);
-    } else {
-      dirs.push_back(a);
-    }
-  }
-  if (dirs.empty()) return usage_error("name at least one trace folder");
+  bool vet = false;
+  std::optional<std::int64_t> t_min_ms, gap_cap_ms, partition_window_ms, d_max, top, keep_ms, pad_to_ms;
+  std::optional<double> max_groups_per_minute;
+};
 
-  auto options = tarpit::Options::for_mode(vet ? tarpit::Mode::vet_compatible : tarpit::Mode::standard);
-  for (const auto& [name, v] : tuning) {
-    std::int64_t n = 0;
-    if (name == "--max-groups-per-minute") {
-      char* end = nullptr;
-      double x = std::strtod(v.c_str(), &end);
-      if (*end || x < 0) return usage_error(name + " needs a number >= 0");
-      options.max_groups_per_minute = x;
-      continue;
-    }
-    if (!to_int(v, n)) return usage_error(name + " needs a whole number >= 0");
-    if (name == "--t-min-ms") options.t_min_ms = n;
-    else if (name == "--gap-cap-ms") options.gap_cap_ms = n;
-    else if (name == "--partition-window-ms") options.partition_window_ms = n;
-    else if (name == "--d-max") options.similarity.d_max = int(n);
-    else if (name == "--top") options.top_k = int(n);
-    else if (name == "--keep-ms") options.keep_ms = n;
-    else if (name == "--pad-to-ms") options.pad_to_ms = n;
-  }
+tarpit::Options analysis_options(const TarpitsOptions& o) {
+  auto options = tarpit::Options::for_mode(o.vet ? tarpit::Mode::vet_compatible : tarpit::Mode::standard);
+  if (o.t_min_ms) options.t_min_ms = *o.t_min_ms;
+  if (o.max_groups_per_minute) options.max_groups_per_minute = *o.max_groups_per_minute;
+  if (o.gap_cap_ms) options.gap_cap_ms = *o.gap_cap_ms;
+  if (o.partition_window_ms) options.partition_window_ms = *o.partition_window_ms;
+  if (o.d_max) options.similarity.d_max = int(*o.d_max);
+  if (o.top) options.top_k = int(*o.top);
+  if (o.keep_ms) options.keep_ms = *o.keep_ms;
+  if (o.pad_to_ms) options.pad_to_ms = *o.pad_to_ms;
+  return options;
+}
 
+int run_tarpits(const TarpitsOptions& o, const CommonOptions& common) {
+  const auto options = analysis_options(o);
+  const auto& dirs = o.dirs;
+  const auto& out_file = o.out_file;
+  const bool json = common.json;
   std::vector<tarpit::Trace> traces;
   int failures = 0;
   for (const auto& d : dirs) {
@@ -143,6 +70,54 @@ int cli_tarpits(const Args& args) {
   }
   std::fputs(json ? report.c_str() : tarpit::report_text(reports, options).c_str(), stdout);
   return failures ? 1 : 0;
+}
+
+}  // namespace
+
+CommandDef tarpits_command() {
+  return {
+      .name = "tarpits",
+      .summary = "find UI exploration tarpits in UI traces and the guidance for the next runs",
+      .reach = Reach::local,
+      .json_help = "print the JSON report (schema/tarpits.schema.json) instead of the summary",
+      .quiet_help = "accepted; tarpits prints no progress (unreadable folders are errors and still print)",
+      .define =
+          [](CLI::App& cmd) {
+            auto o = std::make_shared<TarpitsOptions>();
+            cmd.description(
+                "Finds exploration tarpits in UI traces and says which action led into each and what to do\n"
+                "in the next run (disable that element; restart the app at a screen). DIR is a trace folder\n"
+                "(TOLLER <epoch-ms>.json files, or actions.jsonl with UI Automator dumps) or a folder of them.\n"
+                "Runs here, without a daemon.\n"
+                "  flakescan tarpits DIR... [--vet-compatible] [--out FILE] [--json] [tuning options]");
+            cmd.add_option("DIR", o->dirs, "trace folders, or folders of them")->type_name("");
+            cmd.add_flag("--vet-compatible", o->vet,
+                         "reproduce VET's regions, quirks included (default: standard mode, time-based score with a "
+                         "threshold; see docs/tarpits.md)");
+            cmd.add_option("--out", o->out_file, "also write the JSON report to FILE")->type_name("FILE");
+            const std::string tuning = "Tuning";
+            auto whole = [&](const char* name, std::optional<std::int64_t>& into, const char* help) {
+              cmd.add_option(name, into, help)->type_name("N")->check(CLI::NonNegativeNumber)->group(tuning);
+            };
+            whole("--t-min-ms", o->t_min_ms, "shortest local tarpit in ms (600000)");
+            cmd.add_option("--max-groups-per-minute", o->max_groups_per_minute,
+                           "standard mode: report a local region only at or below X (0.5)")
+                ->type_name("X")
+                ->check(CLI::NonNegativeNumber)
+                ->group(tuning);
+            whole("--gap-cap-ms", o->gap_cap_ms, "standard mode: longer silences count as N ms (60000; 0 = off)");
+            whole("--partition-window-ms", o->partition_window_ms, "partition detector window in ms (600000)");
+            whole("--d-max", o->d_max, "similarity: most inserted nodes (3)");
+            whole("--top", o->top, "regions ranked and guided per trace (3)");
+            whole("--keep-ms", o->keep_ms, "trace cut in ms (VET: 3550000; standard: 0)");
+            whole("--pad-to-ms", o->pad_to_ms, "trace padding in ms (VET: 3540000; standard: 0)");
+            cmd.footer("Exit status: 0 analysed, 1 when a folder could not be read, 2 on usage errors.");
+            return Command{.check = [o](const CommonOptions&) -> std::string {
+                             return o->dirs.empty() ? "name at least one trace folder" : "";
+                           },
+                           .run = [o](const CommonOptions& common) { return run_tarpits(*o, common); }};
+          },
+  };
 }
 
 }  // namespace flakescan::app

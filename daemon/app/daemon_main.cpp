@@ -3,15 +3,19 @@
 #include <csignal>
 #include <cstdio>
 #include <fstream>
+#include <iostream>
+#include <optional>
 #include <thread>
 
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/signal_set.hpp>
+#include <CLI/CLI.hpp>
 
 #include "api/exploration_routes.hpp"
 #include "api/history_routes.hpp"
 #include "api/router.hpp"
 #include "api/server.hpp"
+#include "app/command_line.hpp"
 #include "app/paths.hpp"
 #include "backend/adb/config_json.hpp"
 #include "backend/local_jvm/local_jvm_executor.hpp"
@@ -40,53 +44,40 @@ struct Options {
   std::vector<std::string> adb_servers;  // GET /v1/devices and explorations; default 127.0.0.1:5037
 };
 
-const char* usage_text =
-    "usage: flakescand [--listen HOST:PORT] [--data-dir DIR] [--db FILE] [--port-file FILE]\n"
-    "                  [--runner-jar JAR] [--java-lib DIR] [--java PATH] [--token TOKEN]\n"
-    "                  [--max-concurrent-scans N] [--adb-server HOST:PORT]... [--class-data-sharing on|off]\n\n"
-    "  --listen      address to serve the API on (default 127.0.0.1:7711; port 0 picks a free port)\n"
-    "  --data-dir    store and scan files (default $FLAKESCAN_HOME or ~/.local/share/flakescan)\n"
-    "  --port-file   write the bound port to this file once listening\n"
-    "  --adb-server  adb server whose devices GET /v1/devices lists and explorations use by default\n"
-    "                (repeatable; default 127.0.0.1:5037)\n"
-    "  --class-data-sharing  runner JVMs start from a class data archive of the JUnit Platform\n"
-    "                kept under DATA_DIR/cds (default on; off: plain JVM starts)\n"
-    "  --token       bearer token required on every request (required off loopback;\n"
-    "                also read from FLAKESCAN_TOKEN)\n"
-    "Logging: FLAKESCAN_LOG=info (or debug, or info,api=debug).\n";
-
-int parse(int argc, char** argv, Options& o) {
-  if (const char* t = std::getenv("FLAKESCAN_TOKEN")) o.token = t;
-  for (int i = 1; i < argc; ++i) {
-    std::string a = argv[i];
-    auto value = [&]() -> const char* { return i + 1 < argc ? argv[++i] : nullptr; };
-    if (a == "--help" || a == "-h") {
-      std::fputs(usage_text, stdout);
-      return 0;
-    }
-    const char* v = value();
-    if (!v) {
-      std::fprintf(stderr, "flakescand: %s needs a value\n\n%s", a.c_str(), usage_text);
-      return 2;
-    }
-    if (a == "--listen") o.listen = v;
-    else if (a == "--data-dir") o.data_dir = v;
-    else if (a == "--db") o.db = v;
-    else if (a == "--port-file") o.port_file = v;
-    else if (a == "--runner-jar") o.runner_jar = v;
-    else if (a == "--java-lib") o.java_lib = v;
-    else if (a == "--java") o.java = v;
-    else if (a == "--token") o.token = v;
-    else if (a == "--max-concurrent-scans") o.max_concurrent_scans = std::atoi(v);
-    else if (a == "--adb-server") o.adb_servers.push_back(v);
-    else if (a == "--class-data-sharing" && (std::string(v) == "on" || std::string(v) == "off"))
-      o.class_data_sharing = std::string(v) == "on";
-    else {
-      std::fprintf(stderr, "flakescand: unknown option %s\n\n%s", a.c_str(), usage_text);
-      return 2;
-    }
-  }
-  return -1;
+// The same parser as `flakescan` (app/command_line.hpp): help, wording and exit codes.
+std::optional<int> parse(int argc, char** argv, Options& o) {
+  CLI::App app("flakescand: the flakescan daemon. Serves the /v1 API, runs scans against real JVMs and devices,\n"
+               "and keeps every run in its SQLite store. Logging: FLAKESCAN_LOG=info (or debug, or info,api=debug).",
+               "flakescand");
+  app.add_option("--listen", o.listen, "address to serve the API on (default 127.0.0.1:7711; port 0 picks a free port)")
+      ->type_name("HOST:PORT");
+  app.add_option("--data-dir", o.data_dir, "store and scan files (default $FLAKESCAN_HOME or ~/.local/share/flakescan)")
+      ->type_name("DIR");
+  app.add_option("--db", o.db, "the SQLite store (default DATA_DIR/flakescan.db)")->type_name("FILE");
+  app.add_option("--port-file", o.port_file, "write the bound port to this file once listening")->type_name("FILE");
+  app.add_option("--runner-jar", o.runner_jar, "the test runner jar (default $FLAKESCAN_RUNNER_JAR, else found beside flakescand)")
+      ->type_name("JAR");
+  app.add_option("--java-lib", o.java_lib, "where the JUnit jars are (default /usr/share/java)")->type_name("DIR");
+  app.add_option("--java", o.java, "the java executable for runner JVMs (default java)")->type_name("PATH");
+  app.add_option("--token", o.token, "bearer token required on every request (required off loopback)")
+      ->envname("FLAKESCAN_TOKEN")
+      ->type_name("TOKEN");
+  app.add_option("--max-concurrent-scans", o.max_concurrent_scans, "scans that run at the same time (default 1)")->type_name("N");
+  app.add_option("--adb-server", o.adb_servers,
+                 "adb server whose devices GET /v1/devices lists and explorations use by default "
+                 "(repeatable; default 127.0.0.1:5037)")
+      ->type_name("HOST:PORT")
+      ->allow_extra_args(false);
+  std::string cds = o.class_data_sharing ? "on" : "off";
+  app.add_option("--class-data-sharing", cds,
+                 "on: runner JVMs start from a class data archive of the JUnit Platform kept under DATA_DIR/cds "
+                 "(default); off: plain JVM starts")
+      ->type_name("MODE")
+      ->check(CLI::IsMember({"on", "off"}));
+  app.footer("Exit status: 0 after SIGINT or SIGTERM, 1 when it could not start, 2 on usage errors.");
+  auto done = app::parse_single(app, app::Args(argv + 1, argv + argc), std::cout, std::cerr);
+  o.class_data_sharing = cds == "on";
+  return done;
 }
 
 }  // namespace
@@ -94,7 +85,7 @@ int parse(int argc, char** argv, Options& o) {
 int main(int argc, char** argv) {
   util::configure_logging_from_env();
   Options options;
-  if (int rc = parse(argc, argv, options); rc >= 0) return rc;
+  if (auto done = parse(argc, argv, options)) return *done;
   auto log = util::logger("daemon");
 
   size_t colon = options.listen.rfind(':');
@@ -157,8 +148,11 @@ int main(int argc, char** argv) {
   }
   std::vector<api::ExtraRoute> extra_routes;
   extra_routes.push_back({"GET", "/v1/devices", 1 << 10, [adb_servers](const api::Request&) -> util::Result<std::string> {
-    // The registry tracks devices live from its first use on; the first answer may still be empty.
-    return backend::adb::devices_json(backend::adb::shared_registry(adb_servers)->snapshot()).dump();
+    // The registry tracks devices from its first use on: wait (bounded) for every server's first
+    // answer, so that a daemon just started (`flakescan devices` starts one) does not list nothing.
+    auto registry = backend::adb::shared_registry(adb_servers);
+    registry->wait_until_tracked(std::chrono::seconds(5));
+    return backend::adb::devices_json(registry->snapshot()).dump();
   }});
   extra_routes.push_back({"POST", "/v1/ui-traces", size_t(256) << 20, [](const api::Request& request) -> util::Result<std::string> {
     std::string mode;

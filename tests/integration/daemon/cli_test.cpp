@@ -1,10 +1,12 @@
-// `flakescan scan` and `flakescan replay` as a user runs them: exit codes, the summary, the
-// verdict file, and a daemon started by the CLI when none answers.
+// `flakescan scan`, `replay` and `devices` as a user runs them: exit codes, the summary, the
+// verdict file, a daemon started by the CLI when none answers, FLAKESCAN_DAEMON.
 #include <catch2/catch.hpp>
 
 #include <fstream>
+#include <map>
 
 #include "support/daemon/daemon_process.hpp"
+#include "support/fake_adb/fake_adb_server.hpp"
 
 using namespace flakescan;
 using nlohmann::json;
@@ -92,4 +94,45 @@ TEST_CASE("without a daemon the CLI starts one itself and stops it afterwards", 
   CHECK_THAT(r.err, Catch::Contains("started flakescand"));
   CHECK_THAT(r.out, Catch::Contains("1 tests: 0 flaky, 1 not flaky"));
   CHECK(std::filesystem::exists(home / "flakescan.db"));
+}
+
+TEST_CASE("flakescan devices asks the daemon, or with --adb the adb servers themselves", "[integration][cli][adb]") {
+  WARN("fake adb server: no real device was listed");
+  test::FakeAdbServer fake;
+  fake.add_device({"emulator-5554"});
+  fake.add_device({.serial = "R58M123", .state = "unauthorized", .model = ""});
+  testing::DaemonProcess daemon(testing::fresh_dir("cli-devices"), {"--adb-server", fake.address()});
+
+  auto listed = [&](const CliResult& r) {
+    INFO(r.err);
+    REQUIRE(r.code == 0);
+    json body = json::parse(r.out, nullptr, false);
+    REQUIRE(body.is_object());
+    std::map<std::string, std::string> states;
+    for (const auto& d : body["devices"]) {
+      CHECK(d["server"] == fake.address());
+      CHECK(d.contains("busy"));
+      states[d["serial"]] = d["state"];
+    }
+    return states;
+  };
+  const std::map<std::string, std::string> expected{{"emulator-5554", "device"}, {"R58M123", "unauthorized"}};
+  // The daemon's view, named by --daemon or by FLAKESCAN_DAEMON (a daemon of its own adb server).
+  CHECK(listed(cli({"devices", "--daemon", daemon.url(), "--json"})) == expected);
+  CHECK(listed(cli({"devices", "--json"}, {"FLAKESCAN_DAEMON=" + daemon.url()})) == expected);
+  auto table = cli({"devices"}, {"FLAKESCAN_DAEMON=" + daemon.url()});
+  CHECK(table.code == 0);
+  CHECK_THAT(table.out, Catch::Contains("SERIAL") && Catch::Contains("emulator-5554") && Catch::Contains("unauthorized"));
+  // --adb asks the adb server itself: a daemon named but not answering is not asked.
+  CHECK(listed(cli({"devices", "--adb", fake.address(), "--json"}, {"FLAKESCAN_DAEMON=http://127.0.0.1:1"})) == expected);
+
+  auto no_daemon = cli({"devices", "--daemon", "http://127.0.0.1:1"});
+  CHECK(no_daemon.code == 1);
+  CHECK_THAT(no_daemon.err, Catch::Contains("no flakescan daemon answers at http://127.0.0.1:1"));
+  auto no_adb = cli({"devices", "--adb", "127.0.0.1:1"});
+  CHECK(no_adb.code == 1);
+  CHECK_THAT(no_adb.err, Catch::Contains("flakescan devices: 127.0.0.1:1"));
+  auto bad = cli({"devices", "--adb", "host:port"});
+  CHECK(bad.code == 2);
+  CHECK_THAT(bad.err, Catch::StartsWith("flakescan devices: --adb host:port"));
 }

@@ -36,13 +36,16 @@ std::string slurp(const fs::path& p) {
   return s.str();
 }
 
-// Runs the command with stdout sent to a file; returns (exit code, stdout).
+// Runs `flakescan tarpits ARGS` through the CLI's parser with stdout sent to a file; returns
+// (exit code, stdout).
 std::pair<int, std::string> run(const flakescan::app::Args& args, const fs::path& out) {
+  flakescan::app::Args line{"tarpits"};
+  line.insert(line.end(), args.begin(), args.end());
   std::fflush(stdout);
   int saved = dup(1);
   FILE* f = std::fopen(out.c_str(), "w");
   dup2(fileno(f), 1);
-  int rc = flakescan::app::cli_tarpits(args);
+  int rc = flakescan::app::run_command_line({flakescan::app::tarpits_command()}, line, "test");
   std::fflush(stdout);
   dup2(saved, 1);
   close(saved);
