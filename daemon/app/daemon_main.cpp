@@ -24,6 +24,7 @@
 #include "store/store.hpp"
 #include "tarpit/api.hpp"
 #include "util/log.hpp"
+#include "util/version.hpp"
 
 namespace fs = std::filesystem;
 using namespace flakescan;
@@ -74,6 +75,7 @@ std::optional<int> parse(int argc, char** argv, Options& o) {
                  "(default); off: plain JVM starts")
       ->type_name("MODE")
       ->check(CLI::IsMember({"on", "off"}));
+  app.set_version_flag("--version", util::version_line("flakescand"), "print the version and the commit, and exit");
   app.footer("Exit status: 0 after SIGINT or SIGTERM, 1 when it could not start, 2 on usage errors.");
   auto done = app::parse_single(app, app::Args(argv + 1, argv + argc), std::cout, std::cerr);
   o.class_data_sharing = cds == "on";

@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# The Debian package as a user gets it: cpack builds it from this build tree, lintian checks
+# it, `dpkg -i` (and `apt-get -f install` for what it depends on) installs it, and the
+# installed flakescan scans an example from the installed paths only. Removed again at the
+# end. Needs root (CI runs as root on a fresh Debian 12); exits 77 (skipped) otherwise.
+set -euo pipefail
+build=$1 source=$2
+if [ "$(id -u)" -ne 0 ]; then echo "SKIP: installing a .deb needs root"; exit 77; fi
+work=$(mktemp -d /tmp/flakescan-package-test.XXXXXX)
+installed=false
+cleanup() {
+  if $installed; then dpkg -r flakescan >/dev/null 2>&1 || true; fi
+  rm -rf "$work"
+}
+trap cleanup EXIT
+
+cd "$build"
+cpack -G DEB -B "$work/packages" >"$work/cpack.log" 2>&1 || { tail -30 "$work/cpack.log"; exit 1; }
+deb=$(ls "$work"/packages/flakescan_*_amd64.deb)
+echo "built $(basename "$deb") ($(du -h "$deb" | cut -f1))"
+
+# lintian: clean but for the overrides it reads from the package itself (each explained there).
+lintian --fail-on error,warning --tag-display-limit 0 "$deb"
+echo "lintian: clean"
+
+if dpkg -s flakescan >/dev/null 2>&1; then echo "flakescan is already installed here; not touching it"; exit 1; fi
+dpkg -i "$deb" >"$work/dpkg.log" 2>&1 || DEBIAN_FRONTEND=noninteractive apt-get -f install -y -qq >>"$work/dpkg.log" 2>&1
+installed=true
+dpkg -s flakescan | grep -q "^Status: install ok installed" || { cat "$work/dpkg.log"; exit 1; }
+echo "installed: $(dpkg -s flakescan | sed -n 's/^Version: //p')"
+
+version=$(/usr/bin/flakescan --version)
+echo "flakescan --version: $version"
+[[ $version == *"$(sed -n 's/^project(flakescan VERSION \([0-9.]*\).*/\1/p' "$source/CMakeLists.txt")"* ]] || { echo "wrong version"; exit 1; }
+[[ $version == *commit* ]] || { echo "--version names no commit"; exit 1; }
+/usr/bin/flakescand --version | grep -q commit || { echo "flakescand --version names no commit"; exit 1; }
+
+# A scan from the installed paths: the CLI starts the installed daemon, which finds the
+# installed runner jar; the example's own jar and Debian's JUnit jars are the classpath.
+cp "$build/examples/jvm-basic.jar" "$work/"
+cp_line="$work/jvm-basic.jar:/usr/share/java/junit4.jar:/usr/share/java/hamcrest-core.jar"
+cd "$work"
+FLAKESCAN_HOME="$work/home" PATH="/usr/bin:/bin" /usr/bin/flakescan scan --daemon http://127.0.0.1:7791 \
+  --classpath "$cp_line" --tests demo.basic.RegistryPolluterTest,demo.basic.RegistryVictimTest \
+  --techniques rerun,order --runs 3 --out "$work/verdicts.json" | tee "$work/scan.log"
+python3 - "$work/verdicts.json" <<'PY'
+import json, sys
+doc = json.load(open(sys.argv[1]))
+by = {v["test"]: v for v in doc["verdicts"]}
+victim = by["demo.basic.RegistryVictimTest#startsWithEmptyRegistry"]
+assert victim["verdict"] == "flaky" and victim["category"] == "order_dependent", victim
+assert by["demo.basic.RegistryPolluterTest#registersDefaultCurrency"]["verdict"] == "not_flaky"
+print("installed flakescan: the victim is order_dependent, its polluter not flaky")
+PY
+# The Gradle plugin's Maven repository is where the docs say.
+ls /usr/share/flakescan/maven/io/flakescan/flakescan-gradle-plugin/*/flakescan-gradle-plugin-*.jar >/dev/null
+echo "PASS: the .deb installs, passes lintian, and scans an example from its installed paths"
