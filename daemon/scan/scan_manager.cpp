@@ -5,7 +5,7 @@
 #include <random>
 
 #include "rerun/outcome_tally.hpp"
-#include "scan/deciding.hpp"
+#include "core/deciding.hpp"
 #include "scan/scan_run_log.hpp"
 #include "scan/techniques.hpp"
 #include "scan/verdict_json.hpp"
@@ -194,7 +194,7 @@ void ScanManager::run_scan(const std::shared_ptr<LiveScan>& scan) {
       }
     }
     // Every finding is checked against every run of the scan, then the verdict is made to
-    // agree with its evidence (scan/deciding.hpp, core::honest_verdict).
+    // agree with its evidence (core/deciding.hpp, core::honest_verdict).
     auto scan_runs = store_.runs_of_scan(scan->id);
     if (!scan_runs) log->error("scan {}: reading its runs back: {}", scan->id, scan_runs.error().message);
     for (const auto& test : tests) {
@@ -203,18 +203,20 @@ void ScanManager::run_scan(const std::shared_ptr<LiveScan>& scan) {
         verdicts.push_back(could_not_run(test, "no technique reached this test"));
         continue;
       }
-      core::Verdict v = scan_runs ? check_deciding(it->second, *scan_runs) : it->second;
+      core::Verdict v = scan_runs ? core::check_deciding(it->second, *scan_runs) : it->second;
       verdicts.push_back(core::honest_verdict(std::move(v)));
     }
   }
 
+  // Every verdict's pass/fail strip (evidence.run_strip) comes from the scan's runs as stored.
+  auto strip_runs = store_.runs_of_scan(scan->id);
   RunLookup lookup = [&](std::int64_t id) -> std::optional<core::RecordedRun> {
     auto r = store_.run(id);
     return r ? std::optional(*r) : std::nullopt;
   };
   std::vector<store::VerdictRow> rows;
   for (const auto& v : verdicts) {
-    json body = verdict_to_json(v, lookup);
+    json body = verdict_to_json(v, lookup, strip_runs ? &*strip_runs : nullptr);
     rows.push_back({v.test, std::string(core::verdict_name(v.verdict)), std::string(core::category_name(v.category)), body.dump()});
     events.append("verdict", body.dump());
   }

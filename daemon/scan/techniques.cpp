@@ -3,6 +3,7 @@
 #include "event_order/explore.hpp"     // explore: techniques explore, noise
 #include "order/techniques.hpp"  // order: techniques order, nio
 #include "rerun/rerun.hpp"
+#include "suite/suite_rounds.hpp"  // suite: whole-suite rounds, isolation of suspects
 
 namespace flakescan::scan {
 
@@ -10,6 +11,7 @@ const std::vector<TechniqueEntry>& technique_table() {
   // ---- The technique table: one line per technique, in the order scans run them. ----
   static const std::vector<TechniqueEntry> table{
       {"rerun", rerun::run_rerun, "N runs per test; flaky when a pass and a failure were both observed"},
+      {"suite", suite::run_suite, "whole-suite rounds in shared JVMs, a new order each round; only tests whose outcome differed get isolated runs (alone, order, nio)"},
       {"order", order::order_technique(), "original, reverse and seeded random orders; victims, brittles, minimal polluters/state-setters, cleaners"},
       {"nio", order::nio_technique(), "each test twice in one JVM (entire-suite), hits confirmed alone: non-idempotent-outcome tests"},
       {"nio-isolated-class", order::nio_technique(order::NioMode::isolated_class), "nio with one JVM per class"},

@@ -12,8 +12,8 @@
 #include "core/run.hpp"
 #include "core/verdict.hpp"
 
-namespace flakescan::scan {
+namespace flakescan::core {
 
-core::Verdict check_deciding(core::Verdict v, const std::vector<core::RecordedRun>& runs);
+Verdict check_deciding(Verdict v, const std::vector<RecordedRun>& runs);
 
-}  // namespace flakescan::scan
+}  // namespace flakescan::core

@@ -2,7 +2,7 @@
 // began with its failing order passed, and none that began with its passing order failed.
 #include <catch2/catch.hpp>
 
-#include "scan/deciding.hpp"
+#include "core/deciding.hpp"
 
 using namespace flakescan;
 using core::Outcome;
@@ -31,7 +31,7 @@ TEST_CASE("deciding: NIO stands when repeated runs fail and single runs pass", "
                                       run(2, {"p.T#m", "p.T#m"}, {Outcome::pass, Outcome::fail}),
                                       run(3, {"p.T#m"}, {Outcome::pass}), run(4, {"p.T#m"}, {Outcome::pass}),
                                       run(5, {"p.U#x"}, {Outcome::fail})};
-  auto v = core::honest_verdict(scan::check_deciding(nio_finding(), runs));
+  auto v = core::honest_verdict(core::check_deciding(nio_finding(), runs));
   CHECK(v.category == core::Category::nio);
   CHECK(v.evidence.role == "nio");
 }
@@ -41,7 +41,7 @@ TEST_CASE("deciding: a timing failure alone voids NIO (its passing order failed)
   // which fell on a second run in one JVM.
   std::vector<core::RecordedRun> runs{run(1, {"p.T#m", "p.T#m"}, {Outcome::pass, Outcome::fail}),
                                       run(2, {"p.T#m"}, {Outcome::pass}), run(3, {"p.T#m"}, {Outcome::fail})};
-  auto checked = scan::check_deciding(nio_finding(), runs);
+  auto checked = core::check_deciding(nio_finding(), runs);
   REQUIRE(checked.findings.size() == 1);
   CHECK_THAT(checked.findings[0].not_deciding, Catch::Contains("passing order (alone) also failed, in run 3"));
   auto v = core::honest_verdict(checked);
@@ -58,10 +58,10 @@ TEST_CASE("deciding: 'fails alone' is void when the test also passed alone", "[s
   std::vector<core::RecordedRun> runs{run(1, {"p.T#m"}, {Outcome::fail}),
                                       run(2, {"p.T#m", "p.U#x"}, {Outcome::pass, Outcome::pass}),
                                       run(3, {"p.S#setUp", "p.T#m"}, {Outcome::pass, Outcome::pass})};
-  auto checked = scan::check_deciding(v, runs);
+  auto checked = core::check_deciding(v, runs);
   CHECK_THAT(checked.findings.at(0).not_deciding, Catch::Contains("failing order (alone) also passed, in run 2"));
   CHECK(core::honest_verdict(checked).category == core::Category::unknown);
   // Runs that cut short before the test (infra) say nothing.
   std::vector<core::RecordedRun> cut{run(1, {"p.T#m"}, {Outcome::fail}), run(2, {"p.T#m"}, {Outcome::infra})};
-  CHECK(scan::check_deciding(v, cut).findings.empty());
+  CHECK(core::check_deciding(v, cut).findings.empty());
 }

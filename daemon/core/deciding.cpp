@@ -1,8 +1,8 @@
-#include "scan/deciding.hpp"
+#include "core/deciding.hpp"
 
 #include <algorithm>
 
-namespace flakescan::scan {
+namespace flakescan::core {
 
 namespace {
 
@@ -53,4 +53,4 @@ core::Verdict check_deciding(core::Verdict v, const std::vector<core::RecordedRu
   return v;
 }
 
-}  // namespace flakescan::scan
+}  // namespace flakescan::core

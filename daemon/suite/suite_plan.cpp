@@ -1,0 +1,70 @@
+#include "suite/suite_plan.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "order/orders.hpp"
+
+namespace flakescan::suite {
+
+namespace {
+
+template <class T>
+void shuffle(std::vector<T>& v, order::Rng& rng) {
+  for (size_t i = v.size(); i > 1; --i) std::swap(v[i - 1], v[rng.below(i)]);
+}
+
+std::vector<std::string> shuffled_classes(const std::vector<std::string>& tests, std::uint64_t seed) {
+  order::Rng rng(seed);
+  auto groups = order::group_by_class(tests);
+  shuffle(groups, rng);
+  std::vector<std::string> out;
+  out.reserve(tests.size());
+  for (auto& g : groups)
+    for (auto& t : g) out.push_back(std::move(t));
+  return out;
+}
+
+}  // namespace
+
+Round plan_round(const std::vector<std::string>& tests, int index, std::uint64_t scan_seed, int shards) {
+  Round r{.index = index};
+  std::vector<std::string> order;
+  if (index == 0) {
+    r.kind = "original";
+    order = tests;
+  } else if (index == 1) {
+    r.kind = "reverse";
+    order = order::reversed_order(tests);
+  } else if (index == 2) {
+    r.kind = "each test twice";
+    for (const auto& t : tests) order.insert(order.end(), {t, t});
+  } else {
+    r.seed = order::order_seed(scan_seed, 1000 + index);
+    if (index % 2 == 0) {
+      r.kind = "shuffled classes";
+      order = shuffled_classes(tests, r.seed);
+    } else {
+      r.kind = "shuffled classes and methods";
+      order = order::random_order(tests, r.seed);
+    }
+  }
+  auto groups = order::group_by_class(order);
+  const size_t n = std::max<size_t>(1, std::min<size_t>(std::max(1, shards), groups.size()));
+  r.shards.assign(n, {});
+  for (size_t g = 0; g < groups.size(); ++g)
+    for (auto& t : groups[g]) r.shards[g % n].push_back(std::move(t));
+  return r;
+}
+
+int rounds_that_fit(int wanted, int done, double seconds_per_round, int runs_per_round, BudgetLeft total,
+                    BudgetLeft spent, double reserve) {
+  const double seconds_for_rounds = total.seconds * (1.0 - reserve) - spent.seconds;
+  const double runs_for_rounds = total.runs * (1.0 - reserve) - spent.runs;
+  int more = wanted - done;
+  if (seconds_per_round > 0) more = std::min(more, int(std::floor(seconds_for_rounds / seconds_per_round)));
+  if (runs_per_round > 0) more = std::min(more, int(std::floor(runs_for_rounds / runs_per_round)));
+  return done + std::max(0, more);
+}
+
+}  // namespace flakescan::suite

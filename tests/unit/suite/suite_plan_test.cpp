@@ -1,0 +1,87 @@
+// The plan of suite rounds: orders, shards and the budget's split.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <map>
+
+#include "order/orders.hpp"
+#include "suite/suite_plan.hpp"
+
+using namespace flakescan;
+
+namespace {
+
+std::vector<std::string> suite_of(int classes, int methods) {
+  std::vector<std::string> out;
+  for (int c = 0; c < classes; ++c)
+    for (int m = 0; m < methods; ++m) out.push_back("p.C" + std::to_string(c) + "#m" + std::to_string(m));
+  return out;
+}
+
+std::vector<std::string> flat(const suite::Round& r) {
+  std::vector<std::string> out;
+  for (const auto& s : r.shards) out.insert(out.end(), s.begin(), s.end());
+  return out;
+}
+
+bool classes_contiguous(const std::vector<std::string>& order) {
+  std::vector<std::string> seen;
+  for (const auto& t : order) {
+    auto c = std::string(order::class_of(t));
+    if (!seen.empty() && seen.back() == c) continue;
+    if (std::find(seen.begin(), seen.end(), c) != seen.end()) return false;
+    seen.push_back(c);
+  }
+  return true;
+}
+
+}  // namespace
+
+TEST_CASE("suite rounds: original, reverse, each test twice, then seeded shuffles", "[suite][plan]") {
+  auto tests = suite_of(5, 4);
+  CHECK(flat(suite::plan_round(tests, 0, 7, 1)) == tests);
+  CHECK(flat(suite::plan_round(tests, 1, 7, 1)) == order::reversed_order(tests));
+  auto twice = flat(suite::plan_round(tests, 2, 7, 1));
+  REQUIRE(twice.size() == 2 * tests.size());
+  CHECK(twice[0] == tests[0]);
+  CHECK(twice[1] == tests[0]);
+  for (int r = 3; r < 9; ++r) {
+    auto round = suite::plan_round(tests, r, 7, 1);
+    auto order = flat(round);
+    INFO("round " << r << " " << round.kind);
+    CHECK(classes_contiguous(order));
+    auto sorted = order;
+    std::sort(sorted.begin(), sorted.end());
+    auto expected = tests;
+    std::sort(expected.begin(), expected.end());
+    CHECK(sorted == expected);
+    CHECK(flat(suite::plan_round(tests, r, 7, 1)) == order);  // seeded: the same again
+    CHECK(round.seed != 0);
+  }
+  CHECK(suite::plan_round(tests, 3, 7, 1).kind == "shuffled classes and methods");
+  CHECK(suite::plan_round(tests, 4, 7, 1).kind == "shuffled classes");
+  CHECK(flat(suite::plan_round(tests, 5, 7, 1)) != flat(suite::plan_round(tests, 5, 8, 1)));
+}
+
+TEST_CASE("suite rounds: shards split by class and keep the round's order", "[suite][plan]") {
+  auto tests = suite_of(5, 3);
+  auto round = suite::plan_round(tests, 4, 3, 2);
+  REQUIRE(round.shards.size() == 2);
+  std::map<std::string, int> shard_of_class;
+  for (size_t s = 0; s < round.shards.size(); ++s)
+    for (const auto& t : round.shards[s]) {
+      auto c = std::string(order::class_of(t));
+      CHECK(shard_of_class.emplace(c, int(s)).first->second == int(s));  // a class is in one shard
+    }
+  CHECK(round.shards[0].size() + round.shards[1].size() == tests.size());
+  // More JVMs than classes: one shard per class.
+  CHECK(suite::plan_round(suite_of(2, 3), 0, 1, 8).shards.size() == 2);
+}
+
+TEST_CASE("suite rounds: the budget keeps its reserve for the suspects", "[suite][plan]") {
+  // 100 s and 1000 runs; 30% reserved. One round took 10 s and 2 runs.
+  CHECK(suite::rounds_that_fit(20, 1, 10.0, 2, {100, 1000}, {10, 2}, 0.3) == 7);
+  CHECK(suite::rounds_that_fit(5, 1, 10.0, 2, {100, 1000}, {10, 2}, 0.3) == 5);   // fewer wanted
+  CHECK(suite::rounds_that_fit(20, 1, 1.0, 50, {100, 200}, {1, 50}, 0.3) == 2);   // runs bind
+  CHECK(suite::rounds_that_fit(20, 3, 40.0, 2, {100, 1000}, {120, 6}, 0.3) == 3); // over already: no more
+}
