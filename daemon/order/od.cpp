@@ -111,6 +111,8 @@ class OrderDetector {
         failed |= core::is_failure(o.outcome);
       }
       if (passed && failed) {
+        if (!options_.only.empty() && std::find(options_.only.begin(), options_.only.end(), t) == options_.only.end())
+          continue;  // a suspect of someone else's (suite isolates one test at a time)
         candidates_.push_back(t);
         findings_[t].detected_in = shortest(t, true)->run;
       }

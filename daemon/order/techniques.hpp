@@ -18,6 +18,7 @@
 // observed; tests flagged by these techniques that never failed in their reproducer are not
 // called flaky.
 #include <optional>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -29,6 +30,10 @@ struct OrderOptions {
   int confirm_reruns = 2;     // reruns of a failing order; all must fail for order-dependence
   bool find_cleaners = true;  // search cleaners for each victim
   int max_cleaners = 3;       // stop after this many cleaners per victim
+  // Not empty: only these tests are candidates (technique `suite` hands over one suspect and
+  // the order it failed in; other tests of that order whose outcome changed are not its
+  // business here).
+  std::vector<std::string> only;
 };
 
 util::Result<std::vector<core::Verdict>> detect_order_dependent(const core::TechniqueInput& input, core::RunLog& log,

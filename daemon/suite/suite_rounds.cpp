@@ -197,7 +197,10 @@ util::Result<std::vector<core::Verdict>> run_suite(const core::TechniqueInput& i
       if (pick) {
         core::TechniqueInput od = sub;
         od.tests.assign(pick->run->spec.tests.begin(), pick->run->spec.tests.begin() + long(pick->pos) + 1);
-        auto found = order::detect_order_dependent(od, isolation);
+        order::OrderOptions only_this;
+        only_this.only = {test};
+        only_this.max_cleaners = 1;
+        auto found = order::detect_order_dependent(od, isolation, only_this);
         if (!found && found.error().code == util::Errc::cancelled) return std::unexpected(found.error());
         if (found) {
           auto o = only_for(*found, test);
