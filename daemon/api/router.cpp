@@ -93,8 +93,7 @@ Response Router::route(const Request& req) const {
     r.body = problem_json({Errc::invalid_argument, req.method + " is not allowed on " + req.target}, req.target, 405);
     return r;
   };
-  if (parts.empty() || parts[0] != "v1") return fail({Errc::not_found, "no resource at " + req.target + " (the API lives under /v1)"});
-
+  // Extra routes first: they include pages outside /v1 (the dashboard at /).
   std::string path(req.target.substr(0, req.target.find('?')));
   bool path_served = false;
   for (const auto& e : extra_) {
@@ -112,6 +111,7 @@ Response Router::route(const Request& req) const {
     return r;
   }
   if (path_served) return method_not_allowed();
+  if (parts.empty() || parts[0] != "v1") return fail({Errc::not_found, "no resource at " + req.target + " (the API lives under /v1)"});
 
   if (parts.size() == 2 && parts[1] == "health") {
     if (req.method != "GET") return method_not_allowed();

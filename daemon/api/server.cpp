@@ -12,6 +12,7 @@
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
 
+#include "api/auth.hpp"
 #include "api/problem.hpp"
 #include "util/log.hpp"
 
@@ -154,6 +155,7 @@ awaitable<void> Server::session(tcp::socket socket) {
       too_large = bec == http::error::body_limit;
     }
     Response response;
+    bool unauthorized = false;
     bool keep_alive = header.keep_alive();
     const unsigned version = header.version();  // `header` is moved out by release() below
     if (too_large) {
@@ -165,10 +167,10 @@ awaitable<void> Server::session(tcp::socket socket) {
       co_return;
     } else {
       auto req = parser.release();
-      std::string auth(req[http::field::authorization]);
-      if (!config_.token.empty() && auth != "Bearer " + config_.token) {
+      if (!token_accepted(req[http::field::authorization], config_.token)) {
         response = error_response({util::Errc::invalid_argument, "a valid bearer token is required"}, target);
         response.status = 401;
+        unauthorized = true;
       } else {
         Request request{method, target, std::move(req.body()), std::string(req[http::field::content_type]),
                         std::string(req["Last-Event-ID"])};
@@ -181,6 +183,11 @@ awaitable<void> Server::session(tcp::socket socket) {
       co_return;
     }
     auto out = to_beast(response, version, keep_alive);
+    if (unauthorized) {
+      // Two challenges, one line each: a browser on the dashboard answers the Basic one.
+      out.insert(http::field::www_authenticate, bearer_challenge);
+      out.insert(http::field::www_authenticate, basic_challenge);
+    }
     stream.expires_after(std::chrono::seconds(config_.read_timeout_seconds));
     beast::error_code wec;
     std::tie(wec, std::ignore) = co_await http::async_write(stream, out, use_tuple);

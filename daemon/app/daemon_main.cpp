@@ -1,5 +1,5 @@
-// flakescand: the daemon. Serves the /v1 API on loopback, runs scans against real JVMs
-// (and devices), and keeps every run in its SQLite store.
+// flakescand: the daemon. Serves the /v1 API and the dashboard (/) on loopback, runs scans
+// against real JVMs (and devices), and keeps every run in its SQLite store.
 #include <csignal>
 #include <cstdio>
 #include <fstream>
@@ -11,6 +11,7 @@
 #include <boost/asio/signal_set.hpp>
 #include <CLI/CLI.hpp>
 
+#include "api/dashboard_routes.hpp"
 #include "api/exploration_routes.hpp"
 #include "api/history_routes.hpp"
 #include "api/router.hpp"
@@ -60,7 +61,9 @@ std::optional<int> parse(int argc, char** argv, Options& o) {
       ->type_name("JAR");
   app.add_option("--java-lib", o.java_lib, "where the JUnit jars are (default /usr/share/java)")->type_name("DIR");
   app.add_option("--java", o.java, "the java executable for runner JVMs (default java)")->type_name("PATH");
-  app.add_option("--token", o.token, "bearer token required on every request (required off loopback)")
+  app.add_option("--token", o.token,
+                 "token required on every request (required off loopback): Authorization: Bearer TOKEN, or a browser's "
+                 "Basic password")
       ->envname("FLAKESCAN_TOKEN")
       ->type_name("TOKEN");
   app.add_option("--max-concurrent-scans", o.max_concurrent_scans, "scans that run at the same time (default 1)")->type_name("N");
@@ -166,6 +169,7 @@ int main(int argc, char** argv) {
   ui_exploration::ExplorationManager explorations({.data_dir = options.data_dir, .default_servers = adb_servers});
   for (auto& route : api::exploration_routes(explorations)) extra_routes.push_back(std::move(route));
   for (auto& route : api::history_routes(**store)) extra_routes.push_back(std::move(route));
+  for (auto& route : api::dashboard_routes(scans, **store)) extra_routes.push_back(std::move(route));
   api::Router router(scans, std::move(extra_routes));
   boost::asio::io_context io;
   api::Server server(io, router, server_config);

@@ -36,6 +36,9 @@ std::string render_sarif(const Report& report);
 // github.cpp: workflow commands, one per flaky (warning) or could-not-run (notice) test,
 // each on the test's file and line; titles cut at 255 bytes, messages at 65535.
 std::string render_annotations(const Report& report);
+// html_sections.cpp: index.html, self-contained (inline CSS and SVG, no script, nothing
+// fetched): the summary, a section per test with its pictures (report/html.hpp).
+std::string render_html(const Report& report);
 // summary.cpp: the Markdown summary (summary.md and the GitHub job summary).
 std::string render_summary(const Report& report);
 // junit_xml.cpp: file name ("TEST-pkg.Class.xml") -> Surefire-style JUnit XML, one file per class.

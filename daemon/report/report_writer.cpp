@@ -79,6 +79,7 @@ util::Result<ReportOutcome> write_reports(const ReportOptions& options) {
   std::vector<std::pair<fs::path, std::string>> outputs = {
       {options.out_dir / "flakescan.sarif", render_sarif(r)},
       {options.out_dir / "summary.md", render_summary(r)},
+      {options.out_dir / "index.html", render_html(r)},
       {options.out_dir / "quarantine.txt", render_quarantine_txt(r)},
       {options.out_dir / "quarantine.gradle", render_quarantine_gradle(r)},
       {options.out_dir / "flakytest-suggestions.patch", render_flaky_patch(r, locator)},

@@ -1,7 +1,7 @@
 #pragma once
 // Writes every report file of one scan into a directory (the `flakescan report` command,
 // called by the Gradle plugin and the CI action). Files written:
-//   verdicts.json  flakescan.sarif  summary.md  junit/TEST-<class>.xml
+//   verdicts.json  flakescan.sarif  summary.md  index.html  junit/TEST-<class>.xml
 //   quarantine.txt  quarantine.gradle  flakytest-suggestions.patch
 // Each file is written to a temporary name and renamed, so a reader never sees half a file;
 // junit/ is emptied of earlier TEST-*.xml first so removed tests do not linger.

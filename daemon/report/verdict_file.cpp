@@ -82,6 +82,25 @@ util::Result<std::optional<RunDetail>> parse_run(const json& o, const char* key,
   return std::optional<RunDetail>{std::move(r)};
 }
 
+util::Result<std::vector<StripRun>> parse_strip(const json& evidence, const std::string& where) {
+  std::vector<StripRun> out;
+  auto it = evidence.find("run_strip");
+  if (it == evidence.end() || it->is_null()) return out;
+  if (!it->is_array()) return util::fail(Errc::malformed, where + ": \"run_strip\" is not an array");
+  for (const auto& r : *it) {
+    if (!r.is_object()) return util::fail(Errc::malformed, where + ".run_strip: an entry is not an object");
+    StripRun s;
+    std::optional<std::int64_t> id;
+    TRY_ASSIGN(id, int_field(r, "run", where + ".run_strip"));
+    if (!id) return util::fail(Errc::malformed, where + ".run_strip: an entry has no \"run\"");
+    s.run = *id;
+    TRY_ASSIGN(s.outcome, str_field(r, "outcome", true, where + ".run_strip"));
+    TRY_ASSIGN(s.technique, str_field(r, "technique", false, where + ".run_strip"));
+    out.push_back(std::move(s));
+  }
+  return out;
+}
+
 util::Result<core::VerdictKind> parse_kind(const std::string& s, const std::string& where) {
   if (s == "flaky") return core::VerdictKind::flaky;
   if (s == "not_flaky") return core::VerdictKind::not_flaky;
@@ -153,6 +172,7 @@ util::Result<Entry> parse_entry(const json& j, std::size_t index) {
   TRY_ASSIGN(x.reproducer, str_list(*ev, "reproducer", w));
   TRY_ASSIGN(x.passing_order, str_list(*ev, "passing_order", w));
   TRY_ASSIGN(x.related, str_list(*ev, "related", w));
+  TRY_ASSIGN(e.run_strip, parse_strip(*ev, w));
   if (auto f = ev->find("failures"); f != ev->end() && !f->is_null()) {
     if (!f->is_array()) return util::fail(Errc::malformed, w + ": \"failures\" is not an array");
     for (const auto& g : *f) {
@@ -262,6 +282,7 @@ VerdictFile merge_verdict_files(const std::vector<VerdictFile>& files) {
       // Keep the run details of whichever side the merged evidence came from.
       if (merged.evidence.failing_run != have.verdict.evidence.failing_run) have.failing_run = e.failing_run;
       if (merged.evidence.passing_run != have.verdict.evidence.passing_run) have.passing_run = e.passing_run;
+      have.run_strip.insert(have.run_strip.end(), e.run_strip.begin(), e.run_strip.end());
       have.verdict = core::honest_verdict(std::move(merged));
     }
   }
@@ -299,6 +320,15 @@ std::string serialize_verdict_file(const VerdictFile& file) {
     if (!x.passing_order.empty()) ev["passing_order"] = x.passing_order;
     if (!x.related.empty()) ev["related"] = x.related;
     if (!x.details.empty()) ev["details"] = x.details;
+    if (!e.run_strip.empty()) {
+      json strip = json::array();
+      for (const auto& s : e.run_strip) {
+        json sj = {{"run", s.run}, {"outcome", s.outcome}};
+        if (!s.technique.empty()) sj["technique"] = s.technique;
+        strip.push_back(std::move(sj));
+      }
+      ev["run_strip"] = std::move(strip);
+    }
     json runs = {{"total", v.runs.total}, {"passed", v.runs.passed}, {"failed", v.runs.failed},
                  {"skipped", v.runs.skipped}, {"infra", v.runs.infra}};
     json j = {{"test", v.test}, {"class", e.class_name}, {"method", e.method},

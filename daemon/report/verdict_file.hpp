@@ -26,12 +26,21 @@ struct RunDetail {
   std::string stack;
 };
 
+// One run of the scan that reached the test (evidence.run_strip): the pass/fail strip of the
+// HTML report. Files written before run_strip existed have none.
+struct StripRun {
+  std::int64_t run = 0;
+  std::string outcome;    // pass, fail, error, skipped, not_found, infra
+  std::string technique;  // rerun, noise, order, explore, ...; may be empty
+};
+
 struct Entry {
   core::Verdict verdict;
   std::string class_name;  // "pkg.Outer$Inner"
   std::string method;      // "name" or "name[1]"
   std::optional<RunDetail> passing_run;
   std::optional<RunDetail> failing_run;
+  std::vector<StripRun> run_strip;  // every run that reached the test, in the order they ran
 };
 
 struct ScanInfo {

@@ -1,5 +1,7 @@
 #include "scan/verdict_json.hpp"
 
+#include <algorithm>
+
 #include "report/findings_json.hpp"
 
 namespace flakescan::scan {
@@ -10,15 +12,21 @@ using nlohmann::json;
 
 constexpr size_t max_stack = 8192;
 
-// The run, seen from `test`: its order, and the test's result in it (the first failing
-// occurrence when the test ran more than once, e.g. in a NIO reproducer).
-json run_json(const core::RecordedRun& run, const std::string& test) {
-  json j{{"id", run.id}, {"order", run.spec.tests}, {"seed", run.spec.seed}, {"outcome", "infra"}};
+// The test's result in a run (the first failing occurrence when the test ran more than once,
+// e.g. in a NIO reproducer); null when the run has no result for it.
+const core::TestResult* result_of(const core::RecordedRun& run, const std::string& test) {
   const core::TestResult* chosen = nullptr;
   for (const auto& r : run.report.results) {
     if (r.test != test) continue;
     if (!chosen || (core::is_failure(r.outcome) && !core::is_failure(chosen->outcome))) chosen = &r;
   }
+  return chosen;
+}
+
+// The run, seen from `test`: its order, and the test's result in it.
+json run_json(const core::RecordedRun& run, const std::string& test) {
+  json j{{"id", run.id}, {"order", run.spec.tests}, {"seed", run.spec.seed}, {"outcome", "infra"}};
+  const core::TestResult* chosen = result_of(run, test);
   if (!chosen) return j;
   j["outcome"] = core::outcome_name(chosen->outcome);
   j["duration_ms"] = chosen->duration_ms;
@@ -29,9 +37,22 @@ json run_json(const core::RecordedRun& run, const std::string& test) {
   return j;
 }
 
+// Every run that had the test in its order; a run cut short before the test is `infra`.
+json run_strip(const std::vector<core::RecordedRun>& runs, const std::string& test) {
+  json strip = json::array();
+  for (const auto& run : runs) {
+    if (strip.size() >= max_strip_runs) break;
+    if (std::find(run.spec.tests.begin(), run.spec.tests.end(), test) == run.spec.tests.end()) continue;
+    const core::TestResult* r = result_of(run, test);
+    strip.push_back({{"run", run.id}, {"outcome", r ? core::outcome_name(r->outcome) : "infra"},
+                     {"technique", run.spec.technique}});
+  }
+  return strip;
+}
+
 }  // namespace
 
-json verdict_to_json(const core::Verdict& v, const RunLookup& lookup) {
+json verdict_to_json(const core::Verdict& v, const RunLookup& lookup, const std::vector<core::RecordedRun>* scan_runs) {
   size_t hash = v.test.find('#');
   json evidence{{"reason", v.evidence.reason}};
   for (auto [key, id] : {std::pair{"passing_run", v.evidence.passing_run}, std::pair{"failing_run", v.evidence.failing_run}}) {
@@ -50,6 +71,8 @@ json verdict_to_json(const core::Verdict& v, const RunLookup& lookup) {
   if (!v.evidence.passing_order.empty()) evidence["passing_order"] = v.evidence.passing_order;
   if (!v.evidence.related.empty()) evidence["related"] = v.evidence.related;
   if (!v.evidence.details.empty()) evidence["details"] = v.evidence.details;
+  if (scan_runs)
+    if (auto strip = run_strip(*scan_runs, v.test); !strip.empty()) evidence["run_strip"] = std::move(strip);
 
   json category = v.category == core::Category::none ? json(nullptr) : json(core::category_name(v.category));
   return json{{"test", v.test},

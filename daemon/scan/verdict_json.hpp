@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <functional>
 #include <optional>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -16,6 +17,12 @@ namespace flakescan::scan {
 // Looks up a stored run by id (nullopt when it is not there).
 using RunLookup = std::function<std::optional<core::RecordedRun>(std::int64_t)>;
 
-nlohmann::json verdict_to_json(const core::Verdict& verdict, const RunLookup& lookup);
+// The strip holds at most this many runs (the first ones).
+inline constexpr std::size_t max_strip_runs = 1000;
+
+// `scan_runs`, when given, are every run of the scan in the order they ran: those that reached
+// the test become evidence.run_strip (run id, the test's outcome, technique).
+nlohmann::json verdict_to_json(const core::Verdict& verdict, const RunLookup& lookup,
+                               const std::vector<core::RecordedRun>* scan_runs = nullptr);
 
 }  // namespace flakescan::scan

@@ -129,3 +129,27 @@ TEST_CASE("extra routes: several methods on one path, prefix routes for ids, ful
   CHECK(call("POST", "/v1/things/t1").status == 405);
   CHECK(call("GET", "/v1/thingsx").status == 404);  // a prefix route serves only below "path/"
 }
+
+TEST_CASE("extra routes outside /v1 (the dashboard at /) come before the /v1 rule", "[api][router]") {
+  Fixture f;
+  std::vector<api::ExtraRoute> routes;
+  routes.push_back({.method = "GET", .path = "/", .respond = [](const api::Request&) -> util::Result<api::Response> {
+    api::Response r;
+    r.content_type = "text/html; charset=utf-8";
+    r.body = "<!DOCTYPE html>";
+    return r;
+  }});
+  api::Router router(*f.scans, routes);
+  auto call = [&](std::string method, std::string target) {
+    return router.route({std::move(method), std::move(target), "", "", ""});
+  };
+  auto page = call("GET", "/");
+  CHECK(page.status == 200);
+  CHECK(page.content_type == "text/html; charset=utf-8");
+  CHECK(call("GET", "/?x=1").body == "<!DOCTYPE html>");
+  CHECK(call("POST", "/").status == 405);
+  auto other = call("GET", "/metrics");
+  CHECK(other.status == 404);
+  CHECK_THAT(other.body, Catch::Contains("the API lives under /v1"));
+  CHECK(call("GET", "/v1/health").status == 200);
+}
