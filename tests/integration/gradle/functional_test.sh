@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Functional tests of the io.flakescan Gradle plugin (see CMakeLists.txt beside this file).
 # usage: functional_test.sh FLAKESCAN_BIN PLUGIN_VERSION WORK_DIR GRADLE_USER_HOME FIXTURES_DIR
-# Six gradle invocations on copies of the fixture projects; every report file is checked for
-# content. Prints one line per check and exits non-zero when any check failed.
+# Six gradle invocations on copies of the fixture projects; every report file (index.html too)
+# is checked for content. Prints one line per check and exits non-zero when any check failed.
 set -uo pipefail
 
 flakescan=$(readlink -f "$1")
@@ -101,6 +101,10 @@ check "summary.md counts and lists the flaky tests" \
   bash -c "grep -qF '## flakescan: 2 flaky tests out of 3 scanned' '$r/summary.md' && grep -qF '| \`com.example.AlternatingTest#oddRunsFail\` (AlternatingTest.java:$alt_line)' '$r/summary.md'"
 check "the per-task reports are kept under build/reports/flakescan/test/" \
   json_check "$r/test/verdicts.json" 'len(by) == 3'
+check "index.html: the HTML report with the flaky tests, located, and no script" \
+  bash -c "grep -qF '<h1>flakescan: 2 flaky tests out of 3 scanned</h1>' '$r/index.html' && grep -qF '$src/AlternatingTest.java:$alt_line' '$r/index.html' && ! grep -qF '<script' '$r/index.html' && test -s '$r/test/index.html'"
+check "its file:// URL is printed, as Gradle prints its test report's" \
+  has "$log" "flakescan: See the report at: file://$(readlink -f "$r")/index.html"
 
 # 3. A bad configuration value fails with a clear message.
 run_gradle badconfig jvm-project flakeScanTest -Pflakescan.runs=zero
@@ -121,6 +125,7 @@ check "the clean scan succeeds" test "$status" -eq 0
 check "verdicts.json: every test of the project, none flaky" \
   json_check "$c/verdicts.json" 'sorted(by) == ["com.example.GreetingTest#greets", "com.example.GreetingTest#trims", "com.example.JupiterTest#counts", "com.example.StableTest#adds"] and all(v["verdict"] == "not_flaky" for v in by.values())'
 check "summary.md says no flaky test" has "$c/summary.md" "## flakescan: 0 flaky tests out of 4 scanned"
+check "index.html says no flaky test" has "$c/index.html" "<h1>flakescan: 0 flaky tests out of 4 scanned</h1>"
 check "quarantine.txt and the patch exist and are empty" \
   bash -c "test -f '$c/quarantine.txt' && test ! -s '$c/quarantine.txt' && test -f '$c/flakytest-suggestions.patch' && test ! -s '$c/flakytest-suggestions.patch'"
 check "flakescan.sarif has no result" json_check "$c/flakescan.sarif" 'doc["runs"][0]["results"] == []'

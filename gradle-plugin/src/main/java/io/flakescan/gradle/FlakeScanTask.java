@@ -168,13 +168,22 @@ public class FlakeScanTask extends DefaultTask {
             logger.lifecycle(line);
         });
         if (r.exitCode != 0 || !seen[0]) throw new GradleException("flakescan: writing the reports failed: " + r.lastError());
-        logger.lifecycle("flakescan: {} flaky, {} not flaky, {} could not run; see {}", counts[0], counts[1], counts[2],
-                new File(outDir, "summary.md").toURI());
+        logger.lifecycle("flakescan: {} flaky, {} not flaky, {} could not run", counts[0], counts[1], counts[2]);
+        // As Gradle points at its test report: a file:/// URL a terminal makes clickable.
+        logger.lifecycle("flakescan: See the report at: {}", clickableFileUrl(new File(outDir, "index.html")));
         if (!applyPolicy) return;
         if (counts[0] > 0 && !s.failOn.equals("never"))
             throw new GradleException("flakescan: " + counts[0] + " flaky test(s) found (failOn = " + s.failOn + "); see " + outDir);
         if (counts[2] > 0 && s.failOn.equals("any"))
             throw new GradleException("flakescan: " + counts[2] + " test(s) could not run (failOn = any); see " + outDir);
+    }
+
+    static String clickableFileUrl(File file) {
+        try {
+            return new java.net.URI("file", "", file.getAbsoluteFile().toURI().getPath(), null, null).toString();
+        } catch (java.net.URISyntaxException e) {
+            return file.getAbsoluteFile().toURI().toString();
+        }
     }
 
     private void writeEmptyVerdicts(File verdicts, Settings s) throws IOException {
