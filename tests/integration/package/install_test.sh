@@ -35,12 +35,18 @@ echo "flakescan --version: $version"
 [[ $version == *commit* ]] || { echo "--version names no commit"; exit 1; }
 /usr/bin/flakescand --version | grep -q commit || { echo "flakescand --version names no commit"; exit 1; }
 
-# A scan from the installed paths: the CLI starts the installed daemon, which finds the
-# installed runner jar; the example's own jar and Debian's JUnit jars are the classpath.
+# A scan from the installed paths: the installed daemon finds the installed runner jar; the
+# example's own jar and Debian's JUnit jars are the classpath.
 cp "$build/examples/jvm-basic.jar" "$work/"
 cp_line="$work/jvm-basic.jar:/usr/share/java/junit4.jar:/usr/share/java/hamcrest-core.jar"
 cd "$work"
-FLAKESCAN_HOME="$work/home" PATH="/usr/bin:/bin" /usr/bin/flakescan scan --daemon http://127.0.0.1:7791 \
+env -i PATH=/usr/bin:/bin HOME="$work" /usr/bin/flakescand --listen 127.0.0.1:0 --port-file "$work/port" \
+  --data-dir "$work/home" >"$work/daemon.log" 2>&1 &
+daemon_pid=$!
+trap 'kill "$daemon_pid" 2>/dev/null || true; cleanup' EXIT
+for _ in $(seq 200); do [ -s "$work/port" ] && break; sleep 0.05; done
+[ -s "$work/port" ] || { cat "$work/daemon.log"; exit 1; }
+env -i PATH=/usr/bin:/bin HOME="$work" /usr/bin/flakescan scan --daemon "http://127.0.0.1:$(cat "$work/port")" \
   --classpath "$cp_line" --tests demo.basic.RegistryPolluterTest,demo.basic.RegistryVictimTest \
   --techniques rerun,order --runs 3 --out "$work/verdicts.json" | tee "$work/scan.log"
 python3 - "$work/verdicts.json" <<'PY'
