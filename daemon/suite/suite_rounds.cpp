@@ -176,7 +176,7 @@ util::Result<std::vector<core::Verdict>> run_suite(const core::TechniqueInput& i
     sub.budget.max_seconds = std::max(1, int(total.seconds - elapsed()));
     sub.budget.max_runs = std::max(1, total.runs - rounds.runs_made - isolated_runs());
     sub.budget.runs_per_test = isolated_reruns;
-    sub.budget.max_orders = 2;
+    sub.budget.max_orders = 2;  // the failing order itself, and its reverse (where the suspect comes first)
     sub.fresh_jvm_per_run = true;
     sub.tests = {test};
     core::Verdict merged = v;
@@ -194,7 +194,27 @@ util::Result<std::vector<core::Verdict>> run_suite(const core::TechniqueInput& i
       const Seen* pick = nullptr;
       for (const auto& s : seen[test])
         if (core::is_failure(s.outcome) == passes_alone && core::is_observation(s.outcome)) { pick = &s; break; }
+      // First the order once more: when the suspect's outcome does not come back, the order
+      // does not decide it, and the order technique (confirmations, delta debugging over the
+      // whole prefix) would only spend the budget to say so.
+      bool reproduced = false;
       if (pick) {
+        core::RunSpec again;
+        again.tests.assign(pick->run->spec.tests.begin(), pick->run->spec.tests.begin() + long(pick->pos) + 1);
+        again.technique = "suite";
+        again.purpose = "the order " + test + " " + (passes_alone ? "failed" : "passed") + " in, once more";
+        again.seed = pick->run->spec.seed;
+        auto run = isolation.run(again);
+        if (!run && run.error().code == util::Errc::cancelled) return std::unexpected(run.error());
+        if (run) {
+          auto o = run->report.outcome_at(again.tests.size() - 1);
+          reproduced = core::is_observation(o) && core::is_failure(o) == passes_alone;
+          if (!reproduced)
+            merged.evidence.reason += "; the order it " + std::string(passes_alone ? "failed" : "passed") +
+                                      " in did not give that outcome again (run " + std::to_string(run->id) + ")";
+        }
+      }
+      if (pick && reproduced) {
         core::TechniqueInput od = sub;
         od.tests.assign(pick->run->spec.tests.begin(), pick->run->spec.tests.begin() + long(pick->pos) + 1);
         order::OrderOptions only_this;
