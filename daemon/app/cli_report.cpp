@@ -72,15 +72,16 @@ int run_report(const ReportCommandOptions& o, const CommonOptions& common) {
 CommandDef report_command() {
   return {
       .name = "report",
-      .summary = "turn verdicts.json into SARIF, JUnit XML, annotations, quarantine lists, a patch",
+      .summary = "turn verdicts.json into an HTML report, SARIF, JUnit XML, annotations, quarantine lists, a patch",
       .reach = Reach::local,
       .json_help = "print the counts and the files written as JSON on stdout (not with --github-annotations)",
       .quiet_help = "no summary line on stderr (CI scripts that read the counts want it)",
       .define =
           [](CLI::App& cmd) {
             auto o = std::make_shared<ReportCommandOptions>();
-            cmd.description("Writes verdicts.json, flakescan.sarif, summary.md, junit/TEST-*.xml, quarantine.txt,\n"
-                            "quarantine.gradle and flakytest-suggestions.patch into DIR. Runs here, without a daemon.\n"
+            cmd.description("Writes verdicts.json, index.html (open it in a browser), flakescan.sarif, summary.md,\n"
+                            "junit/TEST-*.xml, quarantine.txt, quarantine.gradle and flakytest-suggestions.patch into DIR.\n"
+                            "Runs here, without a daemon.\n"
                             "  flakescan report --verdicts FILE [--verdicts FILE ...] --out-dir DIR [options]");
             cmd.add_option("--verdicts", o->verdicts, "a verdict file of `flakescan scan`; several are merged (required)")
                 ->type_name("FILE")

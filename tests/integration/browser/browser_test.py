@@ -294,6 +294,15 @@ def main():
             b.screenshot(os.path.join(shots, "report-%d-concurrency.png" % width), selector="article.test#test-0")
             b.screenshot(os.path.join(shots, "report-%d-order-dependent.png" % width), selector="article.test#test-1")
 
+        # The pictures of docs/ (docs/report-concurrency.png, docs/report-order-dependent.png):
+        # a verdict's heading, reason and picture, the tables folded away.
+        b.set_width(1000, 900)
+        b.navigate(url)
+        b.evaluate("""(() => { for (const e of document.querySelectorAll('article.test :is(.scroll, .runs, h4, pre.cmd,'
+                   + ' ol.order, p:not(.facts):not(.reason), figure.strip)')) e.style.display = 'none'; return true; })()""")
+        b.screenshot(os.path.join(shots, "docs-report-concurrency.png"), selector="article.test#test-0")
+        b.screenshot(os.path.join(shots, "docs-report-order-dependent.png"), selector="article.test#test-1")
+
         # 2. the dashboard on a store holding the fixture scan
         data = os.path.join(a.out, "daemon")
         os.makedirs(data)
