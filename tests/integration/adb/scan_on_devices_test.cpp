@@ -99,7 +99,7 @@ TEST_CASE("a scan with backend adb on three fake devices gives correct verdicts"
   REQUIRE(by_test.size() == 3);
   CHECK(by_test["demo.AsyncTest#flaky"]["verdict"] == "flaky");
   CHECK(by_test["demo.AsyncTest#stable"]["verdict"] == "not_flaky");
-  CHECK(by_test["demo.AsyncTest#alwaysFails"]["verdict"] == "not_flaky");
+  CHECK(by_test["demo.AsyncTest#alwaysFails"]["verdict"] == "failing");  // fails every run: broken, not flaky
   CHECK(fake.max_instrumentations_per_device() == 1);
   CHECK(fake.max_parallel_instrumentations() >= 2);
   CHECK(unplugged.load());
