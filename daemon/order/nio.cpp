@@ -14,6 +14,9 @@ namespace {
 
 using core::Outcome;
 
+// Runs of `t, t` alone that must all pass then fail before a test is called NIO.
+constexpr int kNioConfirmRuns = 2;
+
 std::vector<std::string> twice_each(const std::vector<std::string>& tests) {
   std::vector<std::string> out;
   out.reserve(tests.size() * 2);
@@ -111,32 +114,37 @@ util::Result<std::vector<core::Verdict>> detect_nio(const core::TechniqueInput& 
     stopped = made.error();
   }
 
-  // Hits of the first pass, then (outside isolated-method mode) their confirmation: t, t in
-  // a JVM of its own.
+  // Hits of the first pass, then their confirmation: t, t in a JVM of its own, kNioConfirmRuns
+  // more times. The repeated run decides the outcome only if every one of them passes the first
+  // execution and fails the second; a timing test whose failure once fell on a second
+  // execution does not pass that check.
   std::vector<std::pair<std::string, Pair>> hits;
   for (auto& p : pairs_in(runner, scan_runs))
     if (p.second.nio()) hits.push_back(p);
   std::map<std::string, Pair> confirmed;
   std::map<std::string, Pair> unconfirmed;
-  if (mode == NioMode::isolated_method) {
-    for (auto& [t, p] : hits) confirmed[t] = p;
-  } else if (!hits.empty()) {
+  std::map<std::string, int> confirmations;  // test -> confirming runs that showed pass-then-fail
+  if (!hits.empty()) {
     std::vector<core::RunSpec> confirm;
-    for (auto& [t, p] : hits) {
-      core::RunSpec s;
-      s.tests = {t, t};
-      s.purpose = "nio confirm isolated-method: " + t;
-      confirm.push_back(std::move(s));
-    }
+    for (auto& [t, p] : hits)
+      for (int k = 0; k < kNioConfirmRuns; ++k) {
+        core::RunSpec s;
+        s.tests = {t, t};
+        s.purpose = "nio confirm " + std::to_string(k + 1) + " isolated-method: " + t;
+        confirm.push_back(std::move(s));
+      }
     auto made = runner.run_all(std::move(confirm));
     if (!made && made.error().code == util::Errc::cancelled) return std::unexpected(made.error());
     if (!made && !stopped) stopped = made.error();
-    std::map<std::string, Pair> again;
+    std::map<std::string, int> seen;
     if (made)
-      for (auto& p : pairs_in(runner, *made)) again[p.first] = p.second;
+      for (auto& p : pairs_in(runner, *made)) {
+        if (!core::is_observation(p.second.first) || !core::is_observation(p.second.second)) continue;
+        ++seen[p.first];
+        if (p.second.nio()) ++confirmations[p.first];
+      }
     for (auto& [t, p] : hits) {
-      auto it = again.find(t);
-      if (it != again.end() && it->second.nio()) confirmed[t] = it->second;
+      if (seen[t] == kNioConfirmRuns && confirmations[t] == kNioConfirmRuns) confirmed[t] = p;
       else unconfirmed[t] = p;
     }
   }
@@ -162,6 +170,7 @@ util::Result<std::vector<core::Verdict>> detect_nio(const core::TechniqueInput& 
       e.failing_run = runner.at(p.run).id;
       e.details["mode"] = mode_name;
       e.details["polluter"] = "itself";
+      e.details["nio_confirmations"] = std::to_string(kNioConfirmRuns) + "/" + std::to_string(kNioConfirmRuns);
       e.reason = "passes when run once and fails when run a second time in the same JVM";
       out.push_back(std::move(v));
     } else if (auto u = unconfirmed.find(t); u != unconfirmed.end()) {
@@ -182,8 +191,11 @@ util::Result<std::vector<core::Verdict>> detect_nio(const core::TechniqueInput& 
       e.passing_run = run.id;
       e.failing_run = run.id;
       e.details["mode"] = mode_name;
-      e.reason = "failed on its second execution in " + run.spec.purpose +
-                 " but not when run twice alone: depends on the tests before it";
+      e.details["nio_confirmations"] = std::to_string(confirmations[t]) + "/" + std::to_string(kNioConfirmRuns);
+      bool alone = run.spec.tests.size() == 2;
+      e.reason = "failed on its second execution in " + run.spec.purpose + ", but run twice alone it failed that way in " +
+                 std::to_string(confirmations[t]) + " of " + std::to_string(kNioConfirmRuns) + " reruns: " +
+                 (alone ? "running it again does not decide its outcome" : "it depends on the tests before it");
       out.push_back(std::move(v));
     } else {
       auto v = plain_verdict(runner, t, "nio");

@@ -53,8 +53,8 @@ TEST_CASE("rerun finds the async-wait test flaky and leaves stable tests alone",
     CHECK(v[stable]["verdict"] == "not_flaky");
     CHECK(v[stable]["runs"]["passed"] == 12);
   }
-  // Alone, the brittle test always fails: consistently failing is not flaky.
-  CHECK(v["demo.basic.ConfigTest#readsLoadedConfig"]["verdict"] == "not_flaky");
+  // Alone, the brittle test always fails: consistently failing is broken, not flaky.
+  CHECK(v["demo.basic.ConfigTest#readsLoadedConfig"]["verdict"] == "failing");
   CHECK(v["demo.basic.ConfigTest#readsLoadedConfig"]["runs"]["failed"] == 12);
   CHECK(v["demo.basic.StringsTest#ignored"]["verdict"] == "could_not_run");
   CHECK_THAT(v["demo.basic.StringsTest#ignored"]["evidence"]["reason"].get<std::string>(), Catch::Contains("skipped"));

@@ -8,6 +8,8 @@
 // - a NIO test fails when it already ran earlier in the same run;
 // - a NOD test fails in every other run that contains it, counting across runs (like a
 //   counter kept in a file), so it is flaky but not order-dependent;
+// - a timed test follows its script, one outcome per execution counted across runs (like a
+//   thread-timing test whose failures fall where they fall), and passes once it runs out;
 // - a broken test always fails; an exiting test ends the JVM: it and every later test get
 //   Outcome::infra;
 // - everything else passes.
@@ -32,6 +34,7 @@ struct FakeSuite {
   std::map<std::string, std::vector<std::string>> brittles;  // test -> state-setters
   std::set<std::string> nio;
   std::set<std::string> nod;
+  std::map<std::string, std::vector<core::Outcome>> timed;  // test -> outcome of each execution
   std::set<std::string> broken;
   std::set<std::string> exiting;
 };
@@ -66,6 +69,7 @@ class FakeRunLog : public core::RunLog {
   int cancel_after_ = -1;
   int unrun_after_ = -1;
   std::map<std::string, int> nod_count_;
+  std::map<std::string, size_t> timed_count_;
   std::vector<core::RecordedRun> made_;
 };
 
