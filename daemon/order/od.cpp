@@ -195,56 +195,67 @@ class OrderDetector {
     return {};
   }
 
-  // Phase 3: each order-dependent candidate alone in a fresh JVM (reusing runs where it was
-  // first), then victim (passes alone) or brittle (fails alone).
+  // Phase 3: each order-dependent candidate alone in a fresh JVM, confirm_reruns + 1 times
+  // (reusing runs where it was first), then victim (passes every time alone) or brittle
+  // (fails every time alone). A test that both passes and fails alone is flaky, but its order
+  // does not decide its outcome: no order-dependent category for it.
   util::Result<void> classify() {
-    std::vector<std::string> need;
-    std::map<std::string, size_t> alone;  // test -> history index of a run where it ran first
+    const size_t wanted = static_cast<size_t>(options_.confirm_reruns) + 1;
+    std::map<std::string, std::vector<size_t>> alone;  // test -> history indices where it ran first
+    std::vector<core::RunSpec> specs;
+    std::vector<std::string> spec_test;
     for (const auto& t : candidates_) {
       if (findings_[t].kind != Finding::Kind::order_dependent) continue;
-      bool found = false;
-      for (size_t r = 0; r < runner_.history().size() && !found; ++r) {
+      auto& runs = alone[t];
+      for (size_t r = 0; r < runner_.history().size() && runs.size() < wanted; ++r) {
         const auto& run = runner_.at(r);
-        if (!run.spec.tests.empty() && run.spec.tests[0] == t && core::is_observation(run.report.outcome_at(0))) {
-          alone[t] = r;
-          found = true;
-        }
+        if (!run.spec.tests.empty() && run.spec.tests[0] == t && core::is_observation(run.report.outcome_at(0)))
+          runs.push_back(r);
       }
-      if (!found) need.push_back(t);
-    }
-    if (!need.empty()) {
-      std::vector<core::RunSpec> specs;
-      for (const auto& t : need) {
+      for (size_t k = runs.size(); k < wanted; ++k) {
         core::RunSpec s;
         s.tests = {t};
-        s.purpose = "alone: " + t;
+        s.purpose = "alone " + std::to_string(k + 1) + ": " + t;
         specs.push_back(std::move(s));
+        spec_test.push_back(t);
       }
+    }
+    if (!specs.empty()) {
       auto made = runner_.run_all(specs);
       if (!made) {
         if (auto r = note(made.error()); !r) return r;
       } else {
-        for (size_t k = 0; k < made->size() && k < need.size(); ++k)
-          if (core::is_observation(runner_.at((*made)[k]).report.outcome_at(0))) alone[need[k]] = (*made)[k];
+        for (size_t k = 0; k < made->size() && k < spec_test.size(); ++k)
+          if (core::is_observation(runner_.at((*made)[k]).report.outcome_at(0))) alone[spec_test[k]].push_back((*made)[k]);
       }
     }
     for (const auto& t : candidates_) {
       Finding& f = findings_[t];
       if (f.kind != Finding::Kind::order_dependent) continue;
-      auto it = alone.find(t);
-      if (it == alone.end()) {
-        f.reason += "; it could not be run alone (" +
-                    (stopped_ ? stopped_->message : std::string("infrastructure failure")) + ")";
-        continue;
+      const auto& runs = alone[t];
+      std::optional<size_t> passed, failed;
+      for (size_t r : runs) {
+        auto o = runner_.at(r).report.outcome_at(0);
+        if (o == Outcome::pass && !passed) passed = r;
+        if (core::is_failure(o) && !failed) failed = r;
       }
-      auto o = runner_.at(it->second).report.outcome_at(0);
-      if (o == Outcome::pass) {
+      if (passed && failed) {
+        f.kind = Finding::Kind::not_order_dependent;
+        f.failing_run = failed;
+        f.passing_run = passed;
+        f.reproducer = {t};
+        f.passing_order = {t};
+        f.reason = "failed and passed when run alone: flaky, but not decided by the tests before it";
+      } else if (runs.size() < wanted) {
+        f.reason += "; it ran alone " + std::to_string(runs.size()) + " of " + std::to_string(wanted) + " times (" +
+                    (stopped_ ? stopped_->message : std::string("infrastructure failure")) + ")";
+      } else if (passed) {
         f.kind = Finding::Kind::victim;
-        f.passing_run = it->second;
+        f.passing_run = passed;
         f.passing_order = {t};
       } else {
         f.kind = Finding::Kind::brittle;
-        f.failing_run = it->second;
+        f.failing_run = failed;
         f.reproducer = {t};
       }
     }
@@ -284,6 +295,38 @@ class OrderDetector {
       if (auto r = note(seen.error()); !r) return r;
       // Not reachable in practice: the starting run holds this prefix.
       f.kind = Finding::Kind::order_dependent;
+      return {};
+    }
+    // The minimal order must decide the outcome as often as the failing order did.
+    bool decided = victim ? core::is_failure(seen->outcome) : seen->outcome == Outcome::pass;
+    int agreeing = 0;
+    for (int k = 0; decided && k < options_.confirm_reruns; ++k) {
+      auto again = runner_.run(order, "confirm " + std::to_string(k + 1) + ": reproduce " + test, 0, false);
+      if (!again) {
+        if (auto r = note(again.error()); !r) return r;
+        break;
+      }
+      auto o = runner_.at(again->front()).report.outcome_at(order.size() - 1);
+      if (victim ? core::is_failure(o) : o == Outcome::pass) ++agreeing;
+      else decided = false;
+    }
+    if (!decided || agreeing < options_.confirm_reruns) {
+      std::string said = "the order " + join(order) + " gave the same outcome in " + std::to_string(agreeing) +
+                         " of " + std::to_string(options_.confirm_reruns) + " reruns";
+      f.related.clear();
+      if (victim) {
+        // Its failing order and its passing run alone were both confirmed: order-dependent,
+        // but no culprit is named.
+        f.kind = Finding::Kind::order_dependent;
+        f.reason += "; " + said + ", so no polluter is named";
+      } else {
+        // Only its failures alone were confirmed; no passing order was: not decided by order.
+        f.kind = Finding::Kind::not_order_dependent;
+        f.passing_order = order;
+        if (seen->outcome == Outcome::pass) f.passing_run = seen->run;
+        f.reason = "failed every time alone and passed after " + join(order) + " once, but " + said +
+                   ": flaky, but not decided by the tests before it";
+      }
       return {};
     }
     if (victim) {

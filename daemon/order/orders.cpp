@@ -66,7 +66,8 @@ std::uint64_t order_seed(std::uint64_t scan_seed, int index) {
   return s == 0 ? 1 : s;
 }
 
-std::vector<PlannedOrder> plan_orders(const std::vector<std::string>& tests, std::uint64_t seed, int count) {
+std::vector<PlannedOrder> plan_orders(const std::vector<std::string>& tests, std::uint64_t seed, int count,
+                                      const RelatedFn& related) {
   std::vector<PlannedOrder> out;
   std::set<std::vector<std::string>> seen;
   auto add = [&](std::vector<std::string> order, std::string purpose, std::uint64_t s) {
@@ -75,6 +76,13 @@ std::vector<PlannedOrder> plan_orders(const std::vector<std::string>& tests, std
   };
   if (count >= 1) add(tests, "original order", 0);
   if (count >= 2) add(reversed_order(tests), "reverse order", 0);
+  if (static_cast<int>(out.size()) < count) {
+    PairTracker pairs(tests, related);
+    for (const auto& p : out) pairs.add(p.tests);
+    auto covering = pairs.next_orders(seed, count - static_cast<int>(out.size()));
+    for (size_t i = 0; i < covering.size(); ++i)
+      add(std::move(covering[i]), "pair coverage order " + std::to_string(i + 1), 0);
+  }
   // A few extra draws let small suites with repeated shuffles still fill the count.
   for (int i = 0; static_cast<int>(out.size()) < count && i < 4 * count; ++i) {
     std::uint64_t s = order_seed(seed, i);

@@ -1,14 +1,18 @@
 #pragma once
-// Test orders for order-dependence detection (ALGORITHMS.md section 3): the project's
-// original order, its reverse, and seeded random orders that shuffle the classes and then
-// the methods within each class, so that each class stays contiguous (JUnit runs a class's
-// @BeforeClass/@AfterClass around a contiguous group). An order depends only on its seed:
+// Test orders for order-dependence detection (ALGORITHMS.md sections 3 and 3a): the
+// project's original order, its reverse, orders that cover consecutive test pairs
+// (pair_cover.hpp), and once those are spent seeded random orders that shuffle the classes
+// and then the methods within each class. Every order keeps each class contiguous (JUnit
+// runs a class's @BeforeClass/@AfterClass around a contiguous group). A random order depends
+// only on its seed:
 // the generator is our own splitmix64 with rejection sampling, not std:: distributions,
 // whose results differ between standard libraries.
 #include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include "order/pair_cover.hpp"
 
 namespace flakescan::order {
 
@@ -39,12 +43,15 @@ std::uint64_t order_seed(std::uint64_t scan_seed, int index);
 
 struct PlannedOrder {
   std::vector<std::string> tests;
-  std::string purpose;     // "original order", "reverse order", "random order 3"
-  std::uint64_t seed = 0;  // 0 for original and reverse
+  std::string purpose;     // "original order", "reverse order", "pair coverage order 1", "random order 3"
+  std::uint64_t seed = 0;  // random orders only (they replay from it)
 };
 
-// `count` orders: original, reverse, then random orders (fewer when count < 2). Random
-// orders that repeat an earlier order (small suites) are skipped, so fewer may come back.
-std::vector<PlannedOrder> plan_orders(const std::vector<std::string>& tests, std::uint64_t seed, int count);
+// `count` orders: original, reverse, then pair-coverage orders (related classes' pairs
+// first, see pair_cover.hpp) until every consecutive pair is covered, then random orders
+// (fewer when count < 2). Orders that repeat an earlier order (small suites) are skipped,
+// so fewer may come back. `related` = nullptr: no class pair is preferred.
+std::vector<PlannedOrder> plan_orders(const std::vector<std::string>& tests, std::uint64_t seed, int count,
+                                      const RelatedFn& related = {});
 
 }  // namespace flakescan::order

@@ -1,8 +1,11 @@
 #pragma once
 // Entry points of the techniques `order` and `nio` (ALGORITHMS.md sections 3 and 4).
 //
-// order: run the original order, the reverse order and seeded random orders (classes
-// shuffled, then methods within classes), one JVM each; a test whose outcome changes is a
+// order: run the original order, the reverse order, orders that cover consecutive test
+// pairs (pair_cover.hpp: same-package pairs first) and, once every pair is covered, seeded
+// random orders (classes shuffled, then methods within classes), one JVM each; every
+// verdict's details give the pair coverage reached (pair_coverage, related_pair_coverage:
+// "covered/total"); a test whose outcome changes is a
 // candidate; rerun its failing order (twice) to tell order-dependent (same outcome every
 // time) from non-order-dependent flakiness; run each order-dependent candidate alone:
 // passes alone -> victim, fails alone -> brittle; delta-debug the tests before it in the

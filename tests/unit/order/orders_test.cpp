@@ -4,6 +4,7 @@
 #include <set>
 
 #include "order/orders.hpp"
+#include "order/pair_cover.hpp"
 
 using namespace flakescan::order;
 
@@ -65,21 +66,32 @@ TEST_CASE("group_by_class keeps first-appearance order", "[order][orders]") {
   CHECK(g[1] == std::vector<std::string>{"p.A#y"});
 }
 
-TEST_CASE("planned orders: original, reverse, then distinct random orders", "[order][orders]") {
-  auto tests = suite(6, 4);
-  auto plan = plan_orders(tests, 5, 6);
-  REQUIRE(plan.size() == 6);
+TEST_CASE("planned orders: original, reverse, pair coverage orders, then distinct random orders", "[order][orders]") {
+  auto tests = suite(3, 1);  // 6 pairs, 6 possible orders: coverage needs 2 after original and reverse
+  auto plan = plan_orders(tests, 5, 14);
+  REQUIRE(plan.size() >= 4);
   CHECK(plan[0].tests == tests);
   CHECK(plan[0].purpose == "original order");
   CHECK(plan[1].tests == reversed_order(tests));
   std::set<std::vector<std::string>> distinct;
   for (const auto& p : plan) distinct.insert(p.tests);
   CHECK(distinct.size() == plan.size());
-  for (size_t i = 2; i < plan.size(); ++i) {
+  PairTracker pairs(tests, same_package);
+  size_t i = 0;
+  for (; i < plan.size() && !pairs.complete(); ++i) pairs.add(plan[i].tests);
+  CHECK(pairs.complete());
+  for (size_t k = 2; k < i; ++k) {
+    INFO(k);
+    CHECK(plan[k].purpose == "pair coverage order " + std::to_string(k - 1));
+    CHECK(classes_contiguous(plan[k].tests));
+  }
+  REQUIRE(i < plan.size());
+  for (; i < plan.size(); ++i) {
+    CHECK(plan[i].purpose.starts_with("random order"));
     CHECK(plan[i].seed != 0);
     CHECK(random_order(tests, plan[i].seed) == plan[i].tests);  // replayable from its seed
   }
-  CHECK(plan_orders(tests, 5, 6)[3].tests == plan[3].tests);
+  CHECK(plan_orders(tests, 5, 14)[3].tests == plan[3].tests);
 }
 
 TEST_CASE("a two-test suite has only two orders", "[order][orders]") {
