@@ -160,3 +160,44 @@ TEST_CASE("order stops cleanly when the scan's time budget hands back unrun runs
     check_evidence(log, *verdicts);
   }
 }
+
+TEST_CASE("order: a timing test that fails alone and passes after another is not brittle", "[order][od]") {
+  // Its failures fall where they fall: passes in the original order, then fails four times
+  // in a row (reverse order, both confirmations, its first run after p.A#a), then passes.
+  // Before the passing order was confirmed this was "fails alone and passes after p.A#a".
+  using core::Outcome;
+  FakeSuite suite;
+  suite.timed["p.T#timing"] = {Outcome::pass, Outcome::fail, Outcome::fail, Outcome::fail, Outcome::fail};
+  FakeRunLog log(suite);
+  auto verdicts = order::detect_order_dependent(input_for({"p.A#a", "p.T#timing"}, 2), log, order::OrderOptions{});
+  REQUIRE(verdicts);
+  REQUIRE(log.made().size() >= 2);
+  REQUIRE(log.made()[0].spec.tests == std::vector<std::string>{"p.A#a", "p.T#timing"});
+  REQUIRE(log.made()[1].spec.tests == std::vector<std::string>{"p.T#timing", "p.A#a"});
+  check_evidence(log, *verdicts);
+  const auto& v = verdict_of(*verdicts, "p.T#timing");
+  INFO(v.evidence.reason);
+  CHECK(v.verdict == VerdictKind::flaky);
+  CHECK(v.category == Category::unknown);
+  CHECK(v.evidence.role.empty());
+  CHECK(v.evidence.reason.find("not decided by the tests before it") != std::string::npos);
+  CHECK(verdict_of(*verdicts, "p.A#a").verdict == VerdictKind::not_flaky);
+}
+
+TEST_CASE("order: a test that fails in an order and both passes and fails alone is not a victim", "[order][od]") {
+  // Fails after p.A#a three times (the order and its two confirmations), passes alone in the
+  // reverse order, then fails alone: the tests before it do not decide its outcome.
+  using core::Outcome;
+  FakeSuite suite;
+  suite.timed["p.T#timing"] = {Outcome::fail, Outcome::pass, Outcome::fail, Outcome::fail, Outcome::fail};
+  FakeRunLog log(suite);
+  auto verdicts = order::detect_order_dependent(input_for({"p.A#a", "p.T#timing"}, 2), log, order::OrderOptions{});
+  REQUIRE(verdicts);
+  check_evidence(log, *verdicts);
+  const auto& v = verdict_of(*verdicts, "p.T#timing");
+  INFO(v.evidence.reason);
+  CHECK(v.verdict == VerdictKind::flaky);
+  CHECK(v.category == Category::unknown);
+  CHECK(v.evidence.reason.find("failed and passed when run alone") != std::string::npos);
+  CHECK(v.evidence.reproducer == std::vector<std::string>{"p.T#timing"});
+}
