@@ -7,6 +7,7 @@
 #include "order/ddmin.hpp"
 #include "order/evidence.hpp"
 #include "order/orders.hpp"
+#include "order/pair_cover.hpp"
 #include "order/runner.hpp"
 #include "order/techniques.hpp"
 #include "util/log.hpp"
@@ -89,7 +90,7 @@ class OrderDetector {
 
   // Phase 1: original, reverse and random orders, one JVM each.
   util::Result<void> detect() {
-    auto planned = plan_orders(tests_, input_.seed, std::max(1, input_.budget.max_orders));
+    auto planned = plan_orders(tests_, input_.seed, std::max(1, input_.budget.max_orders), same_package);
     std::vector<core::RunSpec> specs;
     for (auto& p : planned) {
       core::RunSpec s;
@@ -100,6 +101,10 @@ class OrderDetector {
     }
     auto made = runner_.run_all(std::move(specs));
     if (!made) return note(made.error());
+    // The pairs the detection orders that ran made consecutive (ALGORITHMS.md 3a).
+    PairTracker pairs(tests_, same_package);
+    for (size_t r : *made) pairs.add(runner_.at(r).spec.tests);
+    coverage_ = pairs.coverage();
     // Candidates: both a pass and a failure observed, in input order.
     auto obs = runner_.observations();
     for (const auto& t : tests_) {
@@ -371,10 +376,20 @@ class OrderDetector {
 
   std::vector<core::Verdict> verdicts() const {
     std::vector<core::Verdict> out;
+    // How much of the pair space the detection orders reached, on every verdict: a victim
+    // whose polluter was never right before it can hide in the rest.
+    auto with_coverage = [&](core::Verdict v) {
+      if (coverage_) {
+        v.evidence.details["pair_coverage"] = std::to_string(coverage_->covered) + "/" + std::to_string(coverage_->total);
+        v.evidence.details["related_pair_coverage"] =
+            std::to_string(coverage_->related_covered) + "/" + std::to_string(coverage_->related_total);
+      }
+      return v;
+    };
     for (const auto& t : tests_) {
       auto it = findings_.find(t);
       if (it == findings_.end()) {
-        out.push_back(plain_verdict(runner_, t, "order"));
+        out.push_back(with_coverage(plain_verdict(runner_, t, "order")));
         continue;
       }
       const Finding& f = it->second;
@@ -433,7 +448,7 @@ class OrderDetector {
       if (f.passing_run) e.passing_run = runner_.at(*f.passing_run).id;
       if (!e.failing_run) e.failing_run = runner_.at(shortest(t, true)->run).id;
       if (!e.passing_run) e.passing_run = runner_.at(shortest(t, false)->run).id;
-      out.push_back(std::move(v));
+      out.push_back(with_coverage(std::move(v)));
     }
     return out;
   }
@@ -445,6 +460,7 @@ class OrderDetector {
   std::vector<std::string> candidates_;
   std::map<std::string, Finding> findings_;
   std::optional<util::Error> stopped_;
+  std::optional<PairCoverage> coverage_;  // of the detection orders that ran
 };
 
 }  // namespace

@@ -24,7 +24,16 @@ std::vector<std::string> jvm_order_tests() {
           "example.order.BrokenInitializerTest#usesLimit",
           "example.order.BrokenInitializerTest#usesLimitAgain",
           "example.order.StableTextTest#upperCases",
-          "example.order.StableTextTest#trims"};
+          "example.order.StableTextTest#trims",
+          "example.order.session.GuestGreetingTest#greetsGuest",
+          "example.order.SessionAuditTest#recordsWhoIsSignedIn",
+          "example.order.SessionAuditTest#startsAsGuest",
+          "example.order.session.SessionPolluterTest#admitsGuest",
+          "example.order.session.SessionPolluterTest#greetsSignedInUser",
+          "example.order.session.SessionPolluterTest#keepsOneUser",
+          "example.order.session.SessionPolluterTest#signsInAdmin",
+          "example.order.session.SessionPolluterTest#signsOut",
+          "example.order.session.SessionPolluterTest#startsSignedOut"};
 }
 
 fs::path jvm_order_jar() { return fs::path(FLAKESCAN_BINARY_DIR) / "examples" / "jvm-order.jar"; }

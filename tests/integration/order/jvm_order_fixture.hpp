@@ -14,6 +14,9 @@ inline const std::string polluter = "example.order.DiscountPolluterTest#cachesDi
 inline const std::string cleaner = "example.order.CacheCleanerTest#clearsCache";
 inline const std::string brittle = "example.order.CurrencyBrittleTest#formatsInCurrency";
 inline const std::string state_setter = "example.order.SettingsLoaderTest#loadsSettings";
+// Hidden by its class: SessionPolluterTest resets the session before each of its tests.
+inline const std::string hidden_victim = "example.order.session.GuestGreetingTest#greetsGuest";
+inline const std::string hidden_polluter = "example.order.session.SessionPolluterTest#signsInAdmin";
 inline const std::string first_run_flaky = "example.order.FirstRunFlakyTest#failsOnFirstRunOnly";
 inline const std::vector<std::string> nio_tests{"example.order.LedgerNioTest#recordsOneEntry",
                                                 "example.order.LedgerNioTest#opensOnce",
@@ -22,7 +25,9 @@ inline const std::vector<std::string> broken_tests{"example.order.BrokenInitiali
                                                    "example.order.BrokenInitializerTest#usesLimitAgain"};
 
 // Every test method of the example, original order: the cleaner before the victim and the
-// victim before its polluter (so the original order passes), the brittle before its setter.
+// victim before its polluter (so the original order passes), the brittle before its setter;
+// the hidden victim first of its package, its polluter neither first nor last of its class
+// (so neither the original nor the reverse order has it last before the victim).
 std::vector<std::string> jvm_order_tests();
 
 std::filesystem::path jvm_order_jar();
