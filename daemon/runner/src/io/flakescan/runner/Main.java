@@ -12,10 +12,12 @@ import java.util.List;
  *   java -cp PROJECT_CP:RUNNER_CP io.flakescan.runner.Main run      --tests-file F --results R
  *   java -cp PROJECT_CP:RUNNER_CP io.flakescan.runner.Main discover --tests-file F --results R
  * </pre>
- * F holds one test id per line ("pkg.Class#method" or "pkg.Class"). {@code run} executes the
- * ids in exactly that order (repeats allowed) and writes one "started" and one "finished"
- * line per entry to R; {@code discover} writes one "test" line per test method of each id, or
- * a "missing" line. The exit status is 0 when the runner itself worked, whatever the tests did.
+ * F holds one test id per line ("pkg.Class#method", "pkg.Outer$Nested#method" or "pkg.Class").
+ * {@code run} executes the ids in exactly that order (repeats allowed) and writes one "started"
+ * and one "finished" line per entry to R, and an "exit" line naming the caller when a test
+ * calls System.exit (ExitWatch); {@code discover} writes one "test" line per test of each id
+ * (each once), or a "missing" line. The exit status is 0 when the runner itself worked,
+ * whatever the tests did.
  */
 public final class Main {
     private Main() {}
@@ -40,6 +42,7 @@ public final class Main {
             ids.removeIf(String::isBlank);
             OrderedRunner runner = new OrderedRunner(sink);
             if (mode.equals("run")) {
+                Runtime.getRuntime().addShutdownHook(new ExitWatch(sink));
                 runner.run(ids);
             } else if (mode.equals("discover")) {
                 runner.discover(ids);

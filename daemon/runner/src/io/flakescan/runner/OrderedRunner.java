@@ -42,22 +42,33 @@ final class OrderedRunner {
         this.sink = sink;
     }
 
+    /** One "test" line per test, each once even when two ids name it ("pkg.C", "pkg.C#m"). */
     void discover(List<String> ids) {
         prefetch(ids);
+        java.util.Set<String> listed = new java.util.HashSet<>();
         for (String id : ids) {
             String cls = classOf(id);
             Map<String, List<String>> tests = testsOf(cls);
             if (tests == null) {
                 sink.write(new JsonLine().put("event", "missing").put("test", id).put("reason", classProblems.get(cls)));
             } else if (id.contains("#")) {
-                if (tests.containsKey(id)) sink.write(new JsonLine().put("event", "test").put("test", id));
-                else sink.write(new JsonLine().put("event", "missing").put("test", id).put("reason", "no test method " + id));
+                if (!tests.containsKey(id)) sink.write(new JsonLine().put("event", "missing").put("test", id).put("reason", noMethod(id, tests)));
+                else if (listed.add(id)) sink.write(new JsonLine().put("event", "test").put("test", id));
             } else if (tests.isEmpty()) {
                 sink.write(new JsonLine().put("event", "missing").put("test", id).put("reason", "class " + cls + " has no tests"));
             } else {
-                for (String test : tests.keySet()) sink.write(new JsonLine().put("event", "test").put("test", test));
+                for (String test : tests.keySet())
+                    if (listed.add(test)) sink.write(new JsonLine().put("event", "test").put("test", test));
             }
         }
+    }
+
+    /** Why `id` names no test; names the test of a nested class with that method, if any. */
+    private static String noMethod(String id, Map<String, List<String>> tests) {
+        String method = id.substring(id.indexOf('#'));
+        for (String test : tests.keySet())
+            if (test.endsWith(method)) return "no test method " + id + " (a test of a nested class is named by it: " + test + ")";
+        return "no test method " + id;
     }
 
     void run(List<String> ids) {
@@ -80,13 +91,13 @@ final class OrderedRunner {
                     .put("outcome", "not_found").put("message", reason).put("duration_ms", 0.0));
             return;
         }
-        sink.write(new JsonLine().put("event", "started").put("index", index).put("test", id));
+        sink.started(index, id);
         OutcomeListener listener = new OutcomeListener();
         long start = System.nanoTime();
         List<UniqueIdSelector> selectors = uniqueIds.stream().map(u -> selectUniqueId(u)).collect(Collectors.toList());
         launcher.execute(request().selectors(selectors).build(), listener);
         double millis = (System.nanoTime() - start) / 1e6;
-        sink.write(listener.result().toJson().put("index", index).put("test", id).put("duration_ms", millis));
+        sink.finished(listener.result().toJson().put("index", index).put("test", id).put("duration_ms", millis));
     }
 
     /** The end (exclusive) of the group that starts at `from`: see the class comment. */
@@ -117,12 +128,12 @@ final class OrderedRunner {
         GroupListener listener = new GroupListener(uniqueIds, new GroupListener.Sink() {
             @Override
             public void started(int entry) {
-                sink.write(new JsonLine().put("event", "started").put("index", from + entry).put("test", ids.get(from + entry)));
+                sink.started(from + entry, ids.get(from + entry));
             }
 
             @Override
             public void finished(int entry, OutcomeListener outcome, double millis) {
-                sink.write(outcome.result().toJson().put("index", from + entry).put("test", ids.get(from + entry))
+                sink.finished(outcome.result().toJson().put("index", from + entry).put("test", ids.get(from + entry))
                         .put("duration_ms", millis));
             }
         });
@@ -177,7 +188,7 @@ final class OrderedRunner {
                 if (!(source instanceof ClassSource)) continue;
                 String cls = ((ClassSource) source).getClassName();
                 if (!todo.contains(cls)) continue;
-                collect(plan, child, cls, classes.computeIfAbsent(cls, k -> new LinkedHashMap<>()));
+                collect(plan, child, classes.computeIfAbsent(cls, k -> new LinkedHashMap<>()));
             }
         }
     }
@@ -195,32 +206,36 @@ final class OrderedRunner {
         }
         TestPlan plan = launcher.discover(request().selectors(selectClass(cls)).build());
         Map<String, List<String>> tests = new LinkedHashMap<>();
-        for (TestIdentifier root : plan.getRoots()) collect(plan, root, cls, tests);
+        for (TestIdentifier root : plan.getRoots()) collect(plan, root, tests);
         classes.put(cls, tests);
         return tests;
     }
 
-    private static void collect(TestPlan plan, TestIdentifier node, String cls, Map<String, List<String>> out) {
-        if (node.isTest()) {
-            String method = methodName(node);
-            if (method != null) out.computeIfAbsent(cls + "#" + method, k -> new ArrayList<>()).add(node.getUniqueId());
-            return;
-        }
-        // Parameterised JUnit 5 tests are containers whose invocations are the tests: one id
-        // for the method, executing every invocation.
-        if (node.isContainer() && node.getSource().filter(s -> s instanceof MethodSource).isPresent()) {
-            String method = methodName(node);
-            if (method != null) {
-                out.computeIfAbsent(cls + "#" + method, k -> new ArrayList<>()).add(node.getUniqueId());
+    /**
+     * A test's id is the class its method source names and the method: "pkg.C#m", and
+     * "pkg.Outer$Inner#m" for a JUnit 5 @Nested class (so equal method names in two nested
+     * classes stay two tests). Parameterised, repeated and dynamic JUnit 5 tests are
+     * containers whose invocations are the tests, and JUnit 4 Parameterized rows are tests
+     * whose method source drops the "[row]": either way one id for the method, executing
+     * every invocation (OutcomeListener names the invocation that failed).
+     */
+    private static void collect(TestPlan plan, TestIdentifier node, Map<String, List<String>> out) {
+        boolean methodContainer = node.isContainer() && node.getSource().filter(s -> s instanceof MethodSource).isPresent();
+        if (node.isTest() || methodContainer) {
+            String id = testIdOf(node);
+            if (id != null) {
+                out.computeIfAbsent(id, k -> new ArrayList<>()).add(node.getUniqueId());
                 return;
             }
+            if (node.isTest()) return;
         }
-        for (TestIdentifier child : plan.getChildren(node)) collect(plan, child, cls, out);
+        for (TestIdentifier child : plan.getChildren(node)) collect(plan, child, out);
     }
 
-    private static String methodName(TestIdentifier node) {
+    private static String testIdOf(TestIdentifier node) {
         TestSource source = node.getSource().orElse(null);
-        if (source instanceof MethodSource) return ((MethodSource) source).getMethodName();
-        return null;
+        if (!(source instanceof MethodSource)) return null;
+        MethodSource m = (MethodSource) source;
+        return m.getClassName() + "#" + m.getMethodName();
     }
 }

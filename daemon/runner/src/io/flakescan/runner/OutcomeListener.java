@@ -9,10 +9,14 @@ import org.junit.platform.launcher.TestIdentifier;
 /**
  * Folds what the platform reports for one entry (possibly several invocations and the class
  * container around them) into one outcome: a failing invocation wins, then a failing
- * container (class initialiser, @BeforeClass), then a pass, then a skip.
+ * container (class initialiser, @BeforeClass), then a pass, then a skip. A failure of one
+ * invocation of a parameterised, repeated or dynamic test is told by its display name
+ * ("[2] FR, 7: expected ..."), since the entry's id names only the method. Messages and
+ * stacks are cut so that one results line stays small whatever a test throws.
  */
 final class OutcomeListener implements TestExecutionListener {
     static final int MAX_STACK = 32 * 1024;
+    static final int MAX_MESSAGE = 8 * 1024;
 
     static final class Result {
         String outcome = "error";
@@ -27,6 +31,7 @@ final class OutcomeListener implements TestExecutionListener {
     }
 
     private Throwable testFailure;
+    private String failedInvocation;  // display name of the invocation that failed, if one did
     private Throwable containerFailure;
     private boolean passed;
     private String skipReason;
@@ -47,7 +52,10 @@ final class OutcomeListener implements TestExecutionListener {
                 break;
             case FAILED:
                 Throwable t = result.getThrowable().orElse(new IllegalStateException("failed without an exception"));
-                if (id.isTest() && testFailure == null) testFailure = t;
+                if (id.isTest() && testFailure == null) {
+                    testFailure = t;
+                    if (isInvocation(id)) failedInvocation = id.getDisplayName();
+                }
                 else if (!id.isTest() && containerFailure == null) containerFailure = t;
                 break;
         }
@@ -58,7 +66,9 @@ final class OutcomeListener implements TestExecutionListener {
         Throwable failure = testFailure != null ? testFailure : containerFailure;
         if (failure != null) {
             r.outcome = failure instanceof AssertionError ? "fail" : "error";
-            r.message = String.valueOf(failure.getMessage());
+            String message = String.valueOf(failure.getMessage());
+            if (failure == testFailure && failedInvocation != null) message = failedInvocation + ": " + message;
+            r.message = cut(message, MAX_MESSAGE);
             r.exception = failure.getClass().getName();
             r.stack = stackOf(failure);
         } else if (passed) {
@@ -71,10 +81,22 @@ final class OutcomeListener implements TestExecutionListener {
         return r;
     }
 
+    /** One run of a test template (parameterised, repeated), a dynamic test (JUnit 5), or a
+     *  row of a JUnit 4 Parameterized class ("method[0]"). */
+    static boolean isInvocation(TestIdentifier id) {
+        String last = id.getUniqueId();
+        last = last.substring(last.lastIndexOf("/[") + 1);
+        return last.startsWith("[test-template-invocation:") || last.startsWith("[dynamic-test:")
+                || (last.startsWith("[test:") && id.getDisplayName().contains("["));
+    }
+
     private static String stackOf(Throwable t) {
         StringWriter text = new StringWriter();
         t.printStackTrace(new PrintWriter(text));
-        String s = text.toString();
-        return s.length() > MAX_STACK ? s.substring(0, MAX_STACK) + "\n\t... (cut)" : s;
+        return cut(text.toString(), MAX_STACK);
+    }
+
+    static String cut(String s, int max) {
+        return s.length() > max ? s.substring(0, max) + "\n\t... (cut: " + s.length() + " chars in all)" : s;
     }
 }

@@ -18,6 +18,27 @@ final class ResultSink implements AutoCloseable {
         writer = new OutputStreamWriter(new FileOutputStream(path), StandardCharsets.UTF_8);
     }
 
+    /** The entry that started and has not finished yet, or -1 (read by ExitWatch). */
+    private volatile int running = -1;
+    private volatile String runningTest;
+
+    /** Writes an entry's "started" line and marks it running. */
+    synchronized void started(int index, String test) {
+        write(new JsonLine().put("event", "started").put("index", index).put("test", test));
+        runningTest = test;
+        running = index;
+    }
+
+    /** Writes an entry's "finished" line and marks nothing running. */
+    synchronized void finished(JsonLine line) {
+        write(line);
+        running = -1;
+    }
+
+    int running() { return running; }
+
+    String runningTest() { return runningTest; }
+
     synchronized void write(JsonLine line) {
         try {
             writer.write(line.toString());
