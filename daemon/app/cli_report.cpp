@@ -2,6 +2,7 @@
 // and, with --github-annotations, prints the workflow-command annotations on stdout.
 #include <cstdio>
 #include <cstdlib>
+#include <regex>
 #include <string>
 
 #include <CLI/CLI.hpp>
@@ -20,8 +21,8 @@ namespace flakescan::app {
 namespace {
 
 struct ReportCommandOptions {
-  std::vector<std::string> verdicts, source_roots;
-  std::string out_dir, base_dir;
+  std::vector<std::string> verdicts, source_roots, classpath;
+  std::string out_dir, base_dir, flaky_annotation, flaky_category;
   bool annotations = false;
 };
 
@@ -31,6 +32,9 @@ int run_report(const ReportCommandOptions& o, const CommonOptions& common) {
   options.verdict_files = o.verdicts;
   options.out_dir = o.out_dir;
   for (const auto& root : o.source_roots) options.source_roots.emplace_back(root);
+  options.classpath = o.classpath;
+  options.flaky_annotation = o.flaky_annotation;
+  options.flaky_category = o.flaky_category;
   if (!o.base_dir.empty()) {
     options.base_dir = o.base_dir;
   } else {
@@ -67,6 +71,12 @@ int run_report(const ReportCommandOptions& o, const CommonOptions& common) {
   return 0;
 }
 
+// A Java type name as the patch writes it: dot-separated identifiers.
+bool qualified_name(const std::string& v) {
+  static const std::regex re(R"([A-Za-z_$][\w$]*(\.[A-Za-z_$][\w$]*)*)");
+  return std::regex_match(v, re);
+}
+
 }  // namespace
 
 CommandDef report_command() {
@@ -96,11 +106,25 @@ CommandDef report_command() {
                            "paths in SARIF, annotations and the patch are relative to it "
                            "(default: $GITHUB_WORKSPACE when set, else the current directory)")
                 ->type_name("DIR");
+            cmd.add_option("--classpath", o->classpath,
+                           "the tests' classpath (':'-separated, repeatable): the patch uses only annotations it has "
+                           "(AndroidX @FlakyTest when present, else JUnit 5 @Tag(\"flaky\") or JUnit 4 @Category)")
+                ->type_name("CP")
+                ->allow_extra_args(false);
+            cmd.add_option("--flaky-annotation", o->flaky_annotation,
+                           "mark flaky tests in the patch with this annotation instead (e.g. com.acme.Flaky)")
+                ->type_name("CLASS");
+            cmd.add_option("--flaky-category", o->flaky_category,
+                           "the JUnit 4 category marker of the patch (default: FlakyTests in each test's package)")
+                ->type_name("CLASS");
             cmd.add_flag("--github-annotations", o->annotations, "print GitHub workflow-command annotations on stdout");
             cmd.footer("Exit status: 0 written, 1 when a verdict file could not be read or a report not written, "
                        "2 on usage errors.");
             return Command{.check = [o](const CommonOptions& common) -> std::string {
                              if (common.json && o->annotations) return "--json and --github-annotations both print on stdout: choose one";
+                             for (const auto* name : {&o->flaky_annotation, &o->flaky_category})
+                               if (!name->empty() && !qualified_name(*name))
+                                 return "expected a class name such as com.acme.Flaky, got '" + *name + "'";
                              return {};
                            },
                            .run = [o](const CommonOptions& common) { return run_report(*o, common); }};

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "report/flaky_annotation.hpp"
 #include "report/source_locator.hpp"
 #include "report/verdict_file.hpp"
 
@@ -46,8 +47,10 @@ std::map<std::string, std::string> render_junit(const Report& report);
 // quarantine.cpp: AndroidJUnitRunner notTestFile lines, and a Gradle script of test excludes.
 std::string render_quarantine_txt(const Report& report);
 std::string render_quarantine_gradle(const Report& report);
-// flaky_patch.cpp: unified diff adding @FlakyTest(detail = "...") (androidx.test.filters)
-// and its import to each flaky test found in the sources; empty when there is none to add.
-std::string render_flaky_patch(const Report& report, SourceLocator& locator);
+// flaky_patch.cpp: unified diff marking each flaky test found in the sources with the
+// annotation flaky_annotation.hpp chooses (AndroidX @FlakyTest(detail = "..."), JUnit 5
+// @Tag("flaky"), JUnit 4 @Category(FlakyTests.class) plus the marker interface as a new
+// file, or the user's), and its import; empty when there is none to add.
+std::string render_flaky_patch(const Report& report, SourceLocator& locator, const PatchOptions& options = {});
 
 }  // namespace flakescan::report

@@ -72,6 +72,8 @@ util::Result<ReportOutcome> write_reports(const ReportOptions& options) {
   }
 
   SourceLocator locator(options.source_roots);
+  ClasspathIndex classpath(options.classpath);
+  const PatchOptions patch{options.flaky_annotation, options.flaky_category, &classpath};
   ReportOutcome outcome;
   outcome.report = locate_all(merged, locator, options.base_dir, options.tool_version);
   const Report& r = outcome.report;
@@ -82,7 +84,7 @@ util::Result<ReportOutcome> write_reports(const ReportOptions& options) {
       {options.out_dir / "index.html", render_html(r)},
       {options.out_dir / "quarantine.txt", render_quarantine_txt(r)},
       {options.out_dir / "quarantine.gradle", render_quarantine_gradle(r)},
-      {options.out_dir / "flakytest-suggestions.patch", render_flaky_patch(r, locator)},
+      {options.out_dir / "flakytest-suggestions.patch", render_flaky_patch(r, locator, patch)},
   };
   // verdicts.json: the merged file, or a copy when the scan wrote it elsewhere.
   const fs::path verdicts_out = options.out_dir / "verdicts.json";

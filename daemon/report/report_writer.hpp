@@ -20,6 +20,9 @@ struct ReportOptions {
   std::vector<std::filesystem::path> source_roots;
   std::filesystem::path base_dir;                  // paths in SARIF, annotations and the patch
   std::string tool_version;
+  std::vector<std::string> classpath;  // the tests' classpath (':'-separated entries), for the patch
+  std::string flaky_annotation;        // PatchOptions::flaky_annotation
+  std::string flaky_category;          // PatchOptions::category_class
 };
 
 struct ReportOutcome {

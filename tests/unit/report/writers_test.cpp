@@ -150,12 +150,18 @@ TEST_CASE("the @FlakyTest patch applies to the sources with git apply", "[report
   auto locator = testing::fixture_locator();
   auto r = testing::fixture_report("verdicts_mixed.json", locator);
   const auto patch = render_flaky_patch(r, locator);
-  // Three files get annotations; the parameterised variants share one annotation.
-  CHECK(count_of(patch, "+++ b/") == 3);
-  CHECK(count_of(patch, "@FlakyTest(detail = ") == 5);
-  CHECK(count_of(patch, "+import androidx.test.filters.FlakyTest;") == 2);
-  CHECK(count_of(patch, "+import androidx.test.filters.FlakyTest\n") == 1);  // Kotlin: no semicolon
-  CHECK(patch.find("cost \\$3 \\\"quoted\\\"") != std::string::npos);
+  // No classpath given: each test's imports decide (flaky_patch_test.cpp has the other
+  // choices). Three files get annotations, the JUnit 4 package its FlakyTests interface; the
+  // parameterised variants share one annotation.
+  CHECK(count_of(patch, "+++ b/") == 4);
+  CHECK(count_of(patch, "@Tag(\"flaky\")") == 3);
+  CHECK(count_of(patch, "@Category(FlakyTests") == 2);
+  CHECK(count_of(patch, "+import org.junit.jupiter.api.Tag;") == 1);
+  CHECK(count_of(patch, "+import org.junit.experimental.categories.Category;") == 1);
+  CHECK(count_of(patch, "+import org.junit.experimental.categories.Category\n") == 1);  // Kotlin: no semicolon
+  CHECK(patch.find("androidx") == std::string::npos);
+  CHECK(patch.find("// flakescan: 1 out of 6 runs failed (concurrency) under rerun. Failure: java.lang.AssertionError: took 1204 ms — cost $3 \"quoted\".") !=
+        std::string::npos);
 
   // Apply it to a copy of the project and look at the result.
   const fs::path work = fs::temp_directory_path() / ("flakescan_patch_" + std::to_string(::getpid()));
@@ -167,12 +173,14 @@ TEST_CASE("the @FlakyTest patch applies to the sources with git apply", "[report
   }
   REQUIRE(std::system(("cd '" + work.string() + "' && git apply fix.patch").c_str()) == 0);
   auto lines = split_lines(testing::read_text(work / "src/test/java/com/example/CounterTest.java"));
-  REQUIRE(lines.size() > 18);
-  CHECK(lines[5] == "import androidx.test.filters.FlakyTest;");  // after the last import
-  CHECK(lines[16].starts_with("    @FlakyTest(detail = \"3 out of 10 runs failed (concurrency) under rerun."));
-  CHECK(lines[17] == "    @Test(timeout = 2000)");
+  REQUIRE(lines.size() > 19);
+  CHECK(lines[5] == "import org.junit.experimental.categories.Category;");  // after the last import
+  CHECK(lines[16].starts_with("    // flakescan: 3 out of 10 runs failed (concurrency) under rerun."));
+  CHECK(lines[17] == "    @Category(FlakyTests.class)");
+  CHECK(lines[18] == "    @Test(timeout = 2000)");
+  CHECK(fs::exists(work / "src/test/java/com/example/FlakyTests.java"));
   auto cache = testing::read_text(work / "src/test/java/com/example/cache/CacheTest.java");
-  CHECK(count_of(cache, "@FlakyTest(") == 3);
+  CHECK(count_of(cache, "@Tag(\"flaky\")") == 3);
   fs::remove_all(work);
 
   // Tests that already carry @FlakyTest get nothing more.
