@@ -49,6 +49,16 @@ public class EngineContractTest {
         field(Message.class, "what", int.class, false);
     }
 
+    /** Members the engine reads that are not public API on Android stay non-public here. */
+    @Test
+    public void hiddenAndroidMembersAreNotPublic() throws Exception {
+        assertFalse(Modifier.isPublic(Message.class.getDeclaredField("when").getModifiers()));
+        assertFalse(Modifier.isPublic(
+                HandlerThread.class.getDeclaredMethod("getThreadHandler").getModifiers()));
+        assertFalse(Modifier.isPublic(MessageQueue.class.getDeclaredMethod("enqueueMessage",
+                Message.class, long.class).getModifiers()));
+    }
+
     @Test
     public void mainLooperAccessorsTheEngineInvokes() throws Exception {
         Method getMain = Looper.class.getDeclaredMethod("getMainLooper");

@@ -60,6 +60,21 @@ public class HandlerMessageTest {
         assertEquals(Arrays.asList("what1", "what2", "end"), rec.awaitItems(3));
     }
 
+    /** A posted Runnable is a message with what 0: removeMessages(0) drops it too. */
+    @Test
+    public void removeMessagesZeroAlsoDropsPostedRunnables() throws Exception {
+        Runnable posted = rec.item("posted");
+        rec.handler.post(posted);
+        rec.handler.sendEmptyMessage(0);
+        rec.handler.sendEmptyMessage(5);
+        assertTrue(rec.handler.hasMessages(0));
+        rec.handler.removeMessages(0);
+        assertFalse(rec.handler.hasMessages(0));
+        assertFalse(rec.handler.hasCallbacks(posted));
+        rec.open();
+        assertEquals(Arrays.asList("what5"), rec.awaitItems(1));
+    }
+
     @Test
     public void removeCallbacksAndMessagesWithToken() throws Exception {
         Object token = new Object();
