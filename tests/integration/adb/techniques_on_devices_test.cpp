@@ -63,7 +63,8 @@ class MemoryRunLog final : public core::RunLog {
   std::vector<core::RecordedRun> runs_;
 };
 
-std::unique_ptr<backend::adb::AdbExecutor> executor_for(test::FakeAdbServer& fake, const std::string& name) {
+std::unique_ptr<backend::adb::AdbExecutor> executor_for(test::FakeAdbServer& fake, const std::string& name,
+                                                        bool clear_state = false) {
   std::string dir = std::string(FLAKESCAN_BINARY_DIR) + "/adb_it/" + name;
   std::filesystem::create_directories(dir);
   std::ofstream(dir + "/app.apk", std::ios::binary) << test::build_apk("com.example.app");
@@ -72,6 +73,7 @@ std::unique_ptr<backend::adb::AdbExecutor> executor_for(test::FakeAdbServer& fak
   config.servers = {*adb::ServerAddress::parse(fake.address())};
   config.app_apk = dir + "/app.apk";
   config.test_apk = dir + "/test.apk";
+  config.clear_state = clear_state;
   auto e = backend::adb::make_adb_executor(config);
   REQUIRE(e);
   return std::move(*e);
@@ -143,7 +145,9 @@ TEST_CASE("NIO on a device: app data that survives the instrumentation makes the
       return !marked.insert(serial).second;
     });
   });
-  auto exec = executor_for(fake, "nio");
+  // Every run starts from cleared app data (`--clear-state`), as a fresh JVM does locally: the
+  // NIO check's confirmation runs need the first execution of each to start clean.
+  auto exec = executor_for(fake, "nio", true);
   MemoryRunLog log(*exec);
   core::TechniqueInput input;
   input.tests = {"demo.PrefsTest#writesOnce", "demo.PrefsTest#pure"};
