@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Functional tests of the io.flakescan Gradle plugin (see CMakeLists.txt beside this file).
 # usage: functional_test.sh FLAKESCAN_BIN PLUGIN_VERSION WORK_DIR GRADLE_USER_HOME FIXTURES_DIR
-# Six gradle invocations on copies of the fixture projects; every report file (index.html too)
+# Seven gradle invocations on copies of the fixture projects; every report file (index.html too)
 # is checked for content. Prints one line per check and exits non-zero when any check failed.
 set -uo pipefail
 
@@ -93,10 +93,12 @@ check "quarantine.gradle excludes them" \
   bash -c "grep -qF \"'com.example.AlternatingTest.oddRunsFail',\" '$r/quarantine.gradle' && grep -qF \"'com.example.MarkedTest.oddRunsFail',\" '$r/quarantine.gradle'"
 check "the patch annotates the unannotated flaky test only" \
   bash -c "grep -qF '+++ b/$src/AlternatingTest.java' '$r/flakytest-suggestions.patch' && ! grep -qF 'MarkedTest' '$r/flakytest-suggestions.patch'"
-# (applied to a copy: the fixture has no androidx on its classpath, later builds must compile)
+# (applied to a copy, which must still compile: the fixture is JUnit 4 without androidx)
 mkdir -p "$work/patched" && cp -r "$work/jvm-project/src" "$work/patched/"
-check "the patch applies and adds @FlakyTest with the evidence and its import" \
-  bash -c "cd '$work/patched' && patch -p1 --quiet < '$r/flakytest-suggestions.patch' && grep -qF 'import androidx.test.filters.FlakyTest;' $src/AlternatingTest.java && grep -qE '^    @FlakyTest\\(detail = \"[0-9]+ out of [0-9]+ runs failed.*run [0-9]+ is odd' $src/AlternatingTest.java"
+check "the patch applies and adds JUnit 4's @Category(FlakyTests.class) with the evidence, its import and FlakyTests" \
+  bash -c "cd '$work/patched' && patch -p1 --quiet < '$r/flakytest-suggestions.patch' && grep -qF 'import org.junit.experimental.categories.Category;' $src/AlternatingTest.java && grep -qE '^    // flakescan: [0-9]+ out of [0-9]+ runs failed.*run [0-9]+ is odd' $src/AlternatingTest.java && grep -qxF '    @Category(FlakyTests.class)' $src/AlternatingTest.java && grep -qF 'public interface FlakyTests' $src/FlakyTests.java && ! grep -qF androidx $src/AlternatingTest.java"
+check "the patched test sources compile against the project's classpath" \
+  bash -c "cd '$work/patched' && mkdir -p classes && javac -nowarn -d classes -cp /usr/share/java/junit4.jar:/usr/share/java/hamcrest-core.jar \$(find src/test/java -name '*.java')"
 check "summary.md counts and lists the flaky tests" \
   bash -c "grep -qF '## flakescan: 2 flaky tests out of 3 scanned' '$r/summary.md' && grep -qF '| \`com.example.AlternatingTest#oddRunsFail\` (AlternatingTest.java:$alt_line)' '$r/summary.md'"
 check "the per-task reports are kept under build/reports/flakescan/test/" \
@@ -111,6 +113,12 @@ run_gradle badconfig jvm-project flakeScanTest -Pflakescan.runs=zero
 check "a bad value fails the build" test "$status" -ne 0
 check "the message names the setting, its source and what is expected" \
   has "$work/badconfig.log" "flakescan: invalid value 'zero' for runs (from -Pflakescan.runs): expected an integer from 1 to 10000"
+
+# 3b. The patch's annotation setting and the test classpath reach `flakescan report` (dry run).
+run_gradle dryannotation jvm-project flakeScanTest -Pflakescan.dryRun=true -Pflakescan.flakyAnnotation=com.acme.Flaky \
+  -Pflakescan.tests=com.example.StableTest#adds
+check "-Pflakescan.flakyAnnotation and the test classpath are passed to flakescan report" \
+  bash -c "test $status -eq 0 && grep -E 'flakescan \(dry run\): .* report .*--classpath [^ ]*junit4\.jar.* --flaky-annotation com\.acme\.Flaky' '$work/dryannotation.log'"
 
 # 4. A daemon that is down.
 run_gradle daemondown jvm-project flakeScanTest -Pflakescan.daemon=http://127.0.0.1:9 -Pflakescan.tests=com.example.StableTest#adds

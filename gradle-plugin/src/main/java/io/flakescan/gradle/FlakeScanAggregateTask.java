@@ -34,11 +34,14 @@ public class FlakeScanAggregateTask extends DefaultTask {
     public void merge() throws IOException {
         List<File> verdicts = new ArrayList<>();
         Set<File> roots = new LinkedHashSet<>();
+        Set<String> classpath = new LinkedHashSet<>();
         for (Task t : getTaskDependencies().getDependencies(this)) {
             if (!(t instanceof FlakeScanTask)) continue;
             FlakeScanTask scan = (FlakeScanTask) t;
             if (scan.getVerdictsFile().isFile()) verdicts.add(scan.getVerdictsFile());
             roots.addAll(scan.sourceRoots());
+            for (String entry : scan.classpath().split(java.util.regex.Pattern.quote(File.pathSeparator)))
+                if (!entry.isEmpty()) classpath.add(entry);
         }
         if (verdicts.isEmpty()) {
             getLogger().lifecycle("flakescan: no scan wrote verdicts; nothing to merge");
@@ -47,7 +50,8 @@ public class FlakeScanAggregateTask extends DefaultTask {
         Settings s = Settings.read(getProject());
         Files.createDirectories(getReportDir().toPath());
         String exe = FlakescanCli.locate(s.executable, getProject().getProjectDir()).getPath();
-        FlakeScanTask.runReport(FlakeScanTask.reportCommand(exe, verdicts, getReportDir(), new ArrayList<>(roots)),
+        FlakeScanTask.runReport(FlakeScanTask.reportCommand(exe, verdicts, getReportDir(), new ArrayList<>(roots),
+                String.join(File.pathSeparator, classpath), s),
                 getLogger(), s, getReportDir(), getProject().getProjectDir(), true);
     }
 }

@@ -41,6 +41,8 @@ public class FlakeScanExtension {
     private final Property<Boolean> includeConnected;
     private final Property<Boolean> dryRun;
     private final Property<Boolean> githubAnnotations;
+    private final Property<String> flakyAnnotation;
+    private final Property<String> flakyCategory;
 
     @Inject
     public FlakeScanExtension(ObjectFactory objects) {
@@ -66,6 +68,8 @@ public class FlakeScanExtension {
         includeConnected = bool(objects, false);
         dryRun = bool(objects, false);
         githubAnnotations = bool(objects, false);
+        flakyAnnotation = string(objects, "");
+        flakyCategory = string(objects, "");
     }
 
     private static Property<String> string(ObjectFactory objects, String value) {
@@ -157,4 +161,10 @@ public class FlakeScanExtension {
 
     /** Print GitHub workflow-command annotations; they are also printed when GITHUB_ACTIONS=true, unless -Pflakescan.githubAnnotations=false. Default false. */
     public Property<Boolean> getGithubAnnotations() { return githubAnnotations; }
+
+    /** The annotation flakytest-suggestions.patch puts on each flaky test, fully qualified ("com.acme.Flaky", written without arguments); empty: chosen per test from its framework and the test classpath (AndroidX {@code @FlakyTest(detail = ...)} when the classpath has it, else JUnit 5 {@code @Tag("flaky")} or JUnit 4 {@code @Category(FlakyTests.class)}). Default empty. */
+    public Property<String> getFlakyAnnotation() { return flakyAnnotation; }
+
+    /** The JUnit 4 category interface the patch's {@code @Category} names, fully qualified; empty: {@code FlakyTests} in each test's package. The patch adds the interface unless the sources or the classpath have it. Default empty. */
+    public Property<String> getFlakyCategory() { return flakyCategory; }
 }

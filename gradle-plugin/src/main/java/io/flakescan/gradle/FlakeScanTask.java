@@ -114,7 +114,8 @@ public class FlakeScanTask extends DefaultTask {
         if (s.maxSeconds != null) scan.addAll(Arrays.asList("--max-seconds", s.maxSeconds.toString()));
         if (!s.cliStartsDaemon()) scan.addAll(Arrays.asList("--daemon", s.daemon));
 
-        List<String> report = reportCommand(exe, Collections.singletonList(verdicts), reportDir, sourceRoots());
+        List<String> report = reportCommand(exe, Collections.singletonList(verdicts), reportDir, sourceRoots(),
+                isConnected() ? "" : classpath(), s);
         if (s.githubAnnotations) report.add("--github-annotations");
 
         if (s.dryRun) {
@@ -146,11 +147,14 @@ public class FlakeScanTask extends DefaultTask {
         return isConnected() ? "connected" + variant + "AndroidTest" : getProject().getTasks().getByName(testTaskName).getPath();
     }
 
-    static List<String> reportCommand(String exe, List<File> verdicts, File outDir, List<File> roots) {
+    /** The test classpath goes to the report too: the patch uses only annotations it has. */
+    static List<String> reportCommand(String exe, List<File> verdicts, File outDir, List<File> roots, String classpath, Settings s) {
         List<String> c = new ArrayList<>(Arrays.asList(exe, "report"));
         for (File v : verdicts) c.addAll(Arrays.asList("--verdicts", v.getPath()));
         c.addAll(Arrays.asList("--out-dir", outDir.getPath()));
         for (File r : roots) c.addAll(Arrays.asList("--source-root", r.getPath()));
+        if (!classpath.isEmpty()) c.addAll(Arrays.asList("--classpath", classpath));
+        c.addAll(s.patchOptions());
         return c;
     }
 
@@ -250,7 +254,9 @@ public class FlakeScanTask extends DefaultTask {
         if (children != null) for (File c : children) collectDirs(c, out);
     }
 
-    private String classpath() {
+    /** The Test task's classpath, ':'-joined; empty for a connected scan. */
+    String classpath() {
+        if (isConnected()) return "";
         FileCollection cp = ((Test) getProject().getTasks().getByName(testTaskName)).getClasspath();
         List<String> parts = new ArrayList<>();
         for (File f : cp.getFiles()) if (f.exists()) parts.add(f.getAbsolutePath());

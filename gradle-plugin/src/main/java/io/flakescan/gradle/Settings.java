@@ -22,6 +22,7 @@ final class Settings {
     static final List<String> FAIL_ON = Arrays.asList("never", "flaky", "any");
     // Test ids as the daemon accepts them: a Java binary class name, optionally #method
     // (methods may carry a parameter suffix such as name[1]).
+    private static final Pattern CLASS_NAME = Pattern.compile("[A-Za-z_$][A-Za-z0-9_$]*(\\.[A-Za-z_$][A-Za-z0-9_$]*)*");
     private static final Pattern TEST_ID = Pattern.compile("[A-Za-z_$][A-Za-z0-9_$]*(\\.[A-Za-z_$][A-Za-z0-9_$]*)*(#[^,#\\s][^,#]*)?");
 
     final String daemon;
@@ -42,6 +43,8 @@ final class Settings {
     final boolean includeConnected;
     final boolean dryRun;
     final boolean githubAnnotations;
+    final String flakyAnnotation;
+    final String flakyCategory;
 
     private final Project project;
 
@@ -69,6 +72,8 @@ final class Settings {
         dryRun = bool("dryRun", ext.getDryRun());
         githubAnnotations = project.hasProperty("flakescan.githubAnnotations") ? bool("githubAnnotations", ext.getGithubAnnotations())
                 : bool("githubAnnotations", ext.getGithubAnnotations()) || "true".equals(System.getenv("GITHUB_ACTIONS"));
+        flakyAnnotation = className("flakyAnnotation", text("flakyAnnotation", ext.getFlakyAnnotation()));
+        flakyCategory = className("flakyCategory", text("flakyCategory", ext.getFlakyCategory()));
     }
 
     static Settings read(Project project) {
@@ -140,6 +145,20 @@ final class Settings {
     private String url(String v) {
         if (!v.matches("https?://[^\\s/]+(/\\S*)?")) throw invalid("daemon", v, "a URL such as " + FlakeScanExtension.DEFAULT_DAEMON);
         return v.endsWith("/") ? v.substring(0, v.length() - 1) : v;
+    }
+
+    /** Empty, or a fully qualified class name. */
+    private String className(String name, String v) {
+        if (!v.isEmpty() && !CLASS_NAME.matcher(v).matches()) throw invalid(name, v, "a class name such as com.acme.Flaky");
+        return v;
+    }
+
+    /** The patch options of `flakescan report`. */
+    List<String> patchOptions() {
+        List<String> out = new ArrayList<>();
+        if (!flakyAnnotation.isEmpty()) out.addAll(Arrays.asList("--flaky-annotation", flakyAnnotation));
+        if (!flakyCategory.isEmpty()) out.addAll(Arrays.asList("--flaky-category", flakyCategory));
+        return out;
     }
 
     private String oneOf(String name, String v, List<String> allowed) {
