@@ -92,6 +92,19 @@ TEST_CASE("without a classpath, JUnit 4 tests get a category and JUnit 5 tests a
   CHECK(files[1].find("import org.junit.Test;\nimport org.junit.experimental.categories.Category;\n") != std::string::npos);
 }
 
+TEST_CASE("a Kotlin test alone in its package gets a Kotlin marker interface", "[report][patch]") {
+  auto locator = testing::fixture_locator();
+  auto r = testing::fixture_report("verdicts_mixed.json", locator);
+  std::erase_if(r.entries, [](const LocatedEntry& le) { return le.entry.class_name != "com.example.ClockTest"; });
+  const auto patch = render_flaky_patch(r, locator, {});
+  CHECK(count_of(patch, "+    @Category(FlakyTests::class)\n") == 1);
+  CHECK(count_of(patch, "+import org.junit.experimental.categories.Category\n") == 1);
+  CHECK(patch.find("--- /dev/null\n+++ b/src/test/kotlin/com/example/FlakyTests.kt\n@@ -0,0 +1,4 @@\n+package com.example\n+\n") !=
+        std::string::npos);
+  CHECK(patch.find("+interface FlakyTests\n") != std::string::npos);
+  CHECK(patch.find(".java") == std::string::npos);
+}
+
 TEST_CASE("AndroidX's FlakyTest on the classpath gives @FlakyTest(detail = ...) to every test", "[report][patch]") {
   ClassDir cp({"androidx/test/filters/FlakyTest.class"});
   ClasspathIndex index({cp.path.string()});
