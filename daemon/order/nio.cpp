@@ -118,9 +118,12 @@ util::Result<std::vector<core::Verdict>> detect_nio(const core::TechniqueInput& 
   // more times. The repeated run decides the outcome only if every one of them passes the first
   // execution and fails the second; a timing test whose failure once fell on a second
   // execution does not pass that check.
+  // One hit per test: a run cut short by an exiting test runs again with the tests before it
+  // (Runner), so a test before it can show pass-then-fail in both.
   std::vector<std::pair<std::string, Pair>> hits;
+  std::set<std::string> hit;
   for (auto& p : pairs_in(runner, scan_runs))
-    if (p.second.nio()) hits.push_back(p);
+    if (p.second.nio() && hit.insert(p.first).second) hits.push_back(p);
   std::map<std::string, Pair> confirmed;
   std::map<std::string, Pair> unconfirmed;
   std::map<std::string, int> confirmations;  // test -> confirming runs that showed pass-then-fail

@@ -95,12 +95,20 @@ util::Result<std::vector<size_t>> Runner::run(std::vector<std::string> tests, st
     if (!continue_after_crash || !cut || attempt >= max_continuations) return made;
     const auto& ran = history_[index].spec.tests;
     if (*cut + 1 >= ran.size()) return made;
-    util::logger("order")->info("run {} ended early at {} ({}); continuing with the {} tests after it",
-                                history_[index].id, ran[*cut], history_[index].report.infra_reason,
-                                ran.size() - *cut - 1);
-    current = spec({ran.begin() + static_cast<long>(*cut) + 1, ran.end()},
-                   history_[index].spec.purpose + " (continued after " + ran[*cut] + " ended the JVM)", seed);
+    util::logger("order")->info("run {} ended early at {} ({}); running it again without that test",
+                                history_[index].id, ran[*cut], history_[index].report.infra_reason);
+    current = spec(without(ran, *cut), again_purpose(history_[index].spec.purpose, ran[*cut]), seed);
   }
+}
+
+std::vector<std::string> Runner::without(const std::vector<std::string>& tests, size_t cut) {
+  std::vector<std::string> out(tests.begin(), tests.begin() + static_cast<long>(cut));
+  out.insert(out.end(), tests.begin() + static_cast<long>(cut) + 1, tests.end());
+  return out;
+}
+
+std::string Runner::again_purpose(const std::string& purpose, const std::string& ended) {
+  return purpose + " (again without " + ended + ", which ended the JVM)";
 }
 
 util::Result<std::vector<size_t>> Runner::run_all(std::vector<core::RunSpec> specs) {
@@ -124,11 +132,9 @@ util::Result<std::vector<size_t>> Runner::run_all(std::vector<core::RunSpec> spe
     const auto& ran = history_[made[k]];
     auto cut = first_cut_short(ran);
     if (!cut || *cut + 1 >= ran.spec.tests.size()) continue;
-    std::vector<std::string> rest(ran.spec.tests.begin() + static_cast<long>(*cut) + 1, ran.spec.tests.end());
-    util::logger("order")->info("run {} ended early at {} ({}); continuing with the {} tests after it", ran.id,
-                                ran.spec.tests[*cut], ran.report.infra_reason, rest.size());
-    auto more = run(std::move(rest), ran.spec.purpose + " (continued after " + ran.spec.tests[*cut] + " ended the JVM)",
-                    ran.spec.seed);
+    util::logger("order")->info("run {} ended early at {} ({}); running it again without that test", ran.id,
+                                ran.spec.tests[*cut], ran.report.infra_reason);
+    auto more = run(without(ran.spec.tests, *cut), again_purpose(ran.spec.purpose, ran.spec.tests[*cut]), ran.spec.seed);
     if (!more) {
       if (more.error().code == util::Errc::cancelled) return std::unexpected(more.error());
       break;  // budget spent: keep what ran

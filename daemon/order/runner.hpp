@@ -12,8 +12,10 @@
 //   exactly P then t, and outcome_after() answers from it instead of starting a JVM. The
 //   cache is only consulted when asked; confirmation reruns bypass it on purpose.
 // - Crashes: a run cut short by an infrastructure failure (System.exit, crash, deadline)
-//   at test k is continued once or twice with the tests after k in a fresh JVM, so one
-//   exiting test does not hide the rest of an order.
+//   at test k is run again once or twice without test k, in a fresh JVM, so one exiting test
+//   does not hide the rest of an order. The tests before k run again too: the tests after it
+//   must run after the same prefix (a victim whose polluter came before the exiting test
+//   would pass in a JVM that starts after it).
 #include <chrono>
 #include <cstdint>
 #include <optional>
@@ -64,6 +66,9 @@ class Runner {
   core::RunSpec spec(std::vector<std::string> tests, std::string purpose, std::uint64_t seed) const;
   size_t record(core::RecordedRun run);
   std::optional<size_t> first_cut_short(const core::RecordedRun& run) const;
+  // `tests` without entry `cut`, and the purpose of that run.
+  static std::vector<std::string> without(const std::vector<std::string>& tests, size_t cut);
+  static std::string again_purpose(const std::string& purpose, const std::string& ended);
   bool unrun(const core::RecordedRun& run);
 
   core::RunLog& log_;

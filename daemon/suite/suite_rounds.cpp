@@ -56,9 +56,12 @@ util::Result<void> run_rounds(const std::vector<Round>& batch, core::RunLog& log
       size_t got = run.report.results.size();
       while (got > 0 && run.report.results[got - 1].outcome == core::Outcome::infra) --got;
       if (got + 1 < run.spec.tests.size() && !run.report.infra_reason.empty()) {
+        // The round again without the test that took its JVM down, prefix included: the tests
+        // after it must run after the same tests as in the round's order (a victim whose
+        // polluter came before it would pass in a JVM that started after it).
         core::RunSpec rest = run.spec;
-        rest.tests.assign(run.spec.tests.begin() + long(got) + 1, run.spec.tests.end());
-        rest.purpose = run.spec.purpose + ", continued after " + run.spec.tests[got] + " took its JVM down";
+        rest.tests.erase(rest.tests.begin() + long(got));
+        rest.purpose = run.spec.purpose + ", again without " + run.spec.tests[got] + ", which took its JVM down";
         continuations.push_back(std::move(rest));
       }
       out.runs.push_back(std::move(run));

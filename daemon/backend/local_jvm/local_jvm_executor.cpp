@@ -4,6 +4,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "backend/local_jvm/run_log.hpp"
 #include "backend/local_jvm/runner_results.hpp"
 #include "jdwp/launch.hpp"
 #include "util/log.hpp"
@@ -145,6 +146,7 @@ util::Result<core::RunReport> LocalJvmExecutor::finish_run(const core::RunSpec& 
   report.timed_out = status.timed_out;
   if (status.cancelled) return util::fail(util::Errc::cancelled, "run cancelled");
 
+  if (auto trimmed = trim_run_log(files.log); !trimmed) log->warn("{}", trimmed.error().message);
   auto text = read_file(files.results);
   if (!text) return std::unexpected(text.error());
   auto stream = parse_run_stream(*text, spec.tests.size());

@@ -43,11 +43,15 @@ util::Result<RunnerStream> parse_run_stream(std::string_view text, size_t expect
       out.done = true;
       return true;
     }
-    if (event != "started" && event != "finished") return true;  // newer runner events are ignored
+    if (event != "started" && event != "finished" && event != "exit") return true;  // newer runner events are ignored
     if (!j.contains("index") || !j["index"].is_number_unsigned())
       return util::fail(util::Errc::malformed, "results line without an index");
     size_t index = j["index"].get<size_t>();
     if (index >= expected_tests) return util::fail(util::Errc::malformed, "results index out of range");
+    if (event == "exit") {
+      out.exit_call = ExitCall{index, str(j, "at"), str(j, "stack")};
+      return true;
+    }
     if (event == "started") {
       out.started_unfinished = index;
       return true;
@@ -95,8 +99,16 @@ void assemble_report(const RunnerStream& stream, const std::vector<std::string>&
     core::TestResult r;
     r.test = tests[i];
     r.outcome = core::Outcome::infra;
-    r.message = stream.started_unfinished == i ? "test did not finish: the JVM " + process_end + " while it ran"
-                                               : "test never started: the JVM " + process_end + " before it";
+    bool cut = stream.started_unfinished == i;
+    if (cut && stream.exit_call && stream.exit_call->index == i) {
+      const auto& call = *stream.exit_call;
+      r.message = "test did not finish: it called System.exit" + (call.at.empty() ? "" : " at " + call.at) +
+                  " and the JVM " + process_end;
+      r.stack = call.stack;
+    } else {
+      r.message = cut ? "test did not finish: the JVM " + process_end + " while it ran"
+                      : "test never started: the JVM " + process_end + " before it";
+    }
     report.results.push_back(std::move(r));
   }
   if (!stream.done && report.infra_reason.empty()) report.infra_reason = "the JVM " + process_end + " before the runner finished";

@@ -5,6 +5,8 @@
 //   {"event":"started","index":0,"test":"p.C#m"}
 //   {"event":"finished","index":0,"test":"p.C#m","outcome":"fail","message":..,
 //    "exception":..,"stack":..,"duration_ms":12.5}
+//   {"event":"exit","index":0,"test":"p.C#m","at":"p.C.m(C.java:10)","stack":..}
+//                                              (System.exit called while entry 0 ran)
 //   {"event":"test","test":"p.C#m"}            (discover mode)
 //   {"event":"missing","test":"p.C","reason":..} (discover mode)
 //   {"event":"done"}
@@ -21,9 +23,17 @@
 
 namespace flakescan::backend {
 
+// Who called System.exit while an entry ran (the runner's shutdown hook saw it).
+struct ExitCall {
+  size_t index = 0;
+  std::string at;     // the calling frame, "p.C.m(C.java:10)"
+  std::string stack;  // from that frame down
+};
+
 struct RunnerStream {
   std::vector<std::optional<core::TestResult>> finished;  // by index
   std::optional<size_t> started_unfinished;                // index of a test cut short
+  std::optional<ExitCall> exit_call;
   bool done = false;
 };
 
@@ -37,7 +47,9 @@ struct DiscoverStream {
 util::Result<DiscoverStream> parse_discover_stream(std::string_view text);
 
 // Fills `report.results` for every entry of `tests`, turning what the stream lacks into
-// infra outcomes that say how the process ended.
+// infra outcomes that say how the process ended. A test that called System.exit stays infra
+// (its JVM ended: the techniques continue after it as after any crash), and its message and
+// stack name the call.
 void assemble_report(const RunnerStream& stream, const std::vector<std::string>& tests,
                      const std::string& process_end, core::RunReport& report);
 

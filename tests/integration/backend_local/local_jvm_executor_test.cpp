@@ -72,7 +72,9 @@ TEST_CASE("System.exit and halt are infrastructure failures, not test failures",
   auto exited = run(ex, {"fixture.infra.InfraTest#passes", "fixture.infra.InfraTest#exitsTheJvm", "fixture.infra.InfraTest#passes"});
   CHECK(exited.results[0].outcome == Outcome::pass);
   CHECK(exited.results[1].outcome == Outcome::infra);
-  CHECK(exited.results[1].message == "test did not finish: the JVM exited with status 3 while it ran");
+  CHECK(exited.results[1].message ==
+        "test did not finish: it called System.exit at fixture.infra.InfraTest.exitsTheJvm(InfraTest.java:21) and the JVM "
+        "exited with status 3");
   CHECK(exited.results[2].outcome == Outcome::infra);
   CHECK(exited.exit_code == 3);
   CHECK_FALSE(exited.infra_reason.empty());

@@ -55,6 +55,41 @@ TEST_CASE("a JVM that died mid-test leaves infra outcomes, not failures", "[back
   CHECK_FALSE(report.infra_reason.empty());
 }
 
+TEST_CASE("a test that called System.exit is named with the call, and the tests after it never started",
+          "[backend][runner]") {
+  // The runner's shutdown hook writes the "exit" line while the JVM ends.
+  std::string text =
+      "{\"event\":\"started\",\"index\":0,\"test\":\"p.A#one\"}\n"
+      "{\"event\":\"exit\",\"index\":0,\"test\":\"p.A#one\",\"thread\":\"main\",\"at\":\"p.A.one(A.java:10)\","
+      "\"stack\":\"\\tat p.A.one(A.java:10)\\n\"}\n";
+  auto stream = parse_run_stream(text, tests.size());
+  REQUIRE(stream);
+  REQUIRE(stream->exit_call);
+  CHECK(stream->exit_call->at == "p.A.one(A.java:10)");
+  core::RunReport report;
+  assemble_report(*stream, tests, "exited with status 3", report);
+  CHECK(report.results[0].outcome == core::Outcome::infra);  // its JVM ended: crash continuation applies
+  CHECK(report.results[0].message ==
+        "test did not finish: it called System.exit at p.A.one(A.java:10) and the JVM exited with status 3");
+  CHECK(report.results[0].stack == "\tat p.A.one(A.java:10)\n");
+  CHECK(report.results[1].message == "test never started: the JVM exited with status 3 before it");
+  CHECK_FALSE(report.infra_reason.empty());
+}
+
+TEST_CASE("an exit line for another index than the test cut short does not name it", "[backend][runner]") {
+  std::string text =
+      "{\"event\":\"started\",\"index\":0,\"test\":\"p.A#one\"}\n"
+      "{\"event\":\"finished\",\"index\":0,\"test\":\"p.A#one\",\"outcome\":\"pass\"}\n"
+      "{\"event\":\"exit\",\"index\":0,\"at\":\"p.A.one(A.java:10)\"}\n"
+      "{\"event\":\"started\",\"index\":1,\"test\":\"p.A#two\"}\n";
+  auto stream = parse_run_stream(text, tests.size());
+  REQUIRE(stream);
+  core::RunReport report;
+  assemble_report(*stream, tests, "was killed by signal 9", report);
+  CHECK(report.results[1].message == "test did not finish: the JVM was killed by signal 9 while it ran");
+  CHECK_FALSE(parse_run_stream("{\"event\":\"exit\",\"index\":7}\n", 1));
+}
+
 TEST_CASE("bad results lines are errors, not guesses", "[backend][runner]") {
   CHECK_FALSE(parse_run_stream("not json\n", 1));
   CHECK_FALSE(parse_run_stream("{\"event\":\"finished\",\"index\":5,\"outcome\":\"pass\"}\n", 1));

@@ -57,6 +57,27 @@ TEST_CASE("nio entire-suite finds the NIO test and confirms it alone", "[order][
   CHECK(verdict_of(*verdicts, "p.V#nio_victim").category != Category::nio);
 }
 
+TEST_CASE("nio: a NIO test before a test that ends the JVM is confirmed once, not once per run of it",
+          "[order][nio]") {
+  // The entire-suite run is cut at p.X#exits and runs again without it, p.N#nio included:
+  // two hits of one test, which must still get exactly two confirmations.
+  FakeSuite s;
+  s.nio.insert("p.N#nio");
+  s.exiting.insert("p.X#exits");
+  FakeRunLog log(s);
+  core::TechniqueInput in;
+  in.tests = {"p.N#nio", "p.X#exits", "p.Z#z"};
+  auto verdicts = order::detect_nio(in, log, order::NioMode::entire_suite);
+  REQUIRE(verdicts);
+  const auto& v = verdict_of(*verdicts, "p.N#nio");
+  INFO(v.evidence.reason);
+  CHECK(v.category == Category::nio);
+  CHECK(v.evidence.details.at("nio_confirmations") == "2/2");
+  // The suite run (p.X#exits twice), again without its first and then its second p.X#exits,
+  // and two confirmations.
+  CHECK(log.runs() == 5);
+}
+
 TEST_CASE("nio isolated-method sees the NIO test that a polluter hides", "[order][nio]") {
   FakeRunLog log(nio_suite());
   auto verdicts = order::detect_nio(nio_input(), log, order::NioMode::isolated_method);

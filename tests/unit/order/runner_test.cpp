@@ -43,7 +43,7 @@ TEST_CASE("the run budget stops the runner", "[order][runner]") {
   CHECK(more.error().code == util::Errc::too_large);
 }
 
-TEST_CASE("a run cut short by an exiting test continues after it", "[order][runner]") {
+TEST_CASE("a run cut short by an exiting test runs again without it", "[order][runner]") {
   FakeSuite s;
   s.exiting.insert("p.E#exit");
   FakeRunLog log(s);
@@ -51,11 +51,29 @@ TEST_CASE("a run cut short by an exiting test continues after it", "[order][runn
   auto made = r.run({"p.A#a", "p.E#exit", "p.B#b", "p.C#c"}, "order");
   REQUIRE(made);
   REQUIRE(made->size() == 2);
-  CHECK(r.at((*made)[1]).spec.tests == std::vector<std::string>{"p.B#b", "p.C#c"});
-  CHECK(r.at((*made)[1]).report.outcome_at(1) == core::Outcome::pass);
+  CHECK(r.at((*made)[1]).spec.tests == std::vector<std::string>{"p.A#a", "p.B#b", "p.C#c"});
+  CHECK(r.at((*made)[1]).spec.purpose == "order (again without p.E#exit, which ended the JVM)");
+  CHECK(r.at((*made)[1]).report.outcome_at(2) == core::Outcome::pass);
   auto obs = r.observations();
   CHECK(obs["p.E#exit"].size() == 1);
   CHECK(obs["p.E#exit"][0].outcome == core::Outcome::infra);
+}
+
+TEST_CASE("a victim after an exiting test still runs after its polluter", "[order][runner]") {
+  // The polluter comes before the test that ends the JVM, the victim after it (as in
+  // examples/jvm-layouts' reverse order): a JVM that started after the exit lost the pollution.
+  FakeSuite s;
+  s.exiting.insert("p.E#exit");
+  s.victims["p.V#v"] = {{"p.P#p"}, {}, false};
+  FakeRunLog log(s);
+  Runner r(log, core::Budget{}, "order");
+  std::vector<core::RunSpec> specs(1);
+  specs[0].tests = {"p.P#p", "p.E#exit", "p.V#v"};
+  auto made = r.run_all(specs);
+  REQUIRE(made);
+  REQUIRE(made->size() == 2);
+  CHECK(r.at((*made)[1]).spec.tests == std::vector<std::string>{"p.P#p", "p.V#v"});
+  CHECK(r.at((*made)[1]).report.outcome_at(1) == core::Outcome::fail);
 }
 
 TEST_CASE("cancellation is reported as cancelled", "[order][runner]") {

@@ -114,3 +114,21 @@ TEST_CASE("suite: a test that takes its JVM down hides none of the others", "[su
   CHECK(v["p.A#after"].runs.passed >= 3);
   CHECK(v["p.A#exits"].verdict == VerdictKind::could_not_run);
 }
+
+TEST_CASE("suite: a victim after a test that takes its JVM down still runs after its polluter", "[suite][rounds]") {
+  // The polluter's class comes before the exiting test, the victim's after it (as in
+  // examples/jvm-layouts): the round continues with the polluter, not in a JVM that lost it.
+  FakeSuite s;
+  s.exiting.insert("p.E#exits");
+  s.victims["p.V#victim"] = {{"p.C#polluter"}, {}, false};
+  FakeRunLog log(s);
+  core::TechniqueInput in{.tests = {"p.C#polluter", "p.E#exits", "p.V#victim"}, .seed = 1};
+  in.budget.runs_per_test = 3;
+  auto verdicts = suite::run_suite(in, log);
+  REQUIRE(verdicts);
+  auto v = by_test(*verdicts);
+  CHECK(v["p.V#victim"].verdict == VerdictKind::flaky);
+  CHECK(has_category(v["p.V#victim"], Category::order_dependent));
+  CHECK(v["p.V#victim"].evidence.reproducer == std::vector<std::string>{"p.C#polluter", "p.V#victim"});
+  CHECK(v["p.E#exits"].verdict == VerdictKind::could_not_run);
+}

@@ -59,7 +59,11 @@ final class GroupListener implements TestExecutionListener {
         int e = entryOf(id);
         if (e >= 0) {
             outcomes.get(e).executionSkipped(id, reason);
-            if (id.getUniqueId().equals(uniqueIds.get(e))) finish(e);
+            if (id.getUniqueId().equals(uniqueIds.get(e))) {
+                // A skipped entry (@Disabled, @Ignore) never starts, but it came in its place.
+                if (startedAt[e] == 0 && !startOrder.contains(e)) startOrder.add(e);
+                finish(e);
+            }
         } else {
             for (OutcomeListener o : outcomes) o.executionSkipped(id, reason);
         }
