@@ -30,7 +30,7 @@ core::RunReport run(backend::LocalJvmExecutor& ex, std::vector<std::string> test
 
 }  // namespace
 
-TEST_CASE("the example is in class directories with its resources, not in a jar", "[integration][layouts]") {
+TEST_CASE("jvm-layouts: the example is in class directories with its resources, not in a jar", "[integration][layouts]") {
   auto cp = classpath();
   REQUIRE(cp.size() > 4);
   for (size_t i = 0; i < 4; ++i) {
@@ -42,7 +42,7 @@ TEST_CASE("the example is in class directories with its resources, not in a jar"
   CHECK(fs::exists(fs::path(cp[3]) / "example/layouts/app/shipping-rates.properties"));
 }
 
-TEST_CASE("discovery names @Nested tests by their nested class and lists each test once", "[integration][layouts]") {
+TEST_CASE("jvm-layouts: discovery names @Nested tests by their nested class and lists each test once", "[integration][layouts]") {
   WorkDir dir("discover");
   backend::LocalJvmExecutor ex(config(dir.path()));
   core::CancelFlag cancel{false};
@@ -64,7 +64,7 @@ TEST_CASE("discovery names @Nested tests by their nested class and lists each te
   CHECK(d->missing[0].second.find(nested_stable) != std::string::npos);
 }
 
-TEST_CASE("one JVM on class directories: every kind of test gives a clear outcome", "[integration][layouts]") {
+TEST_CASE("jvm-layouts: one JVM on class directories: every kind of test gives a clear outcome", "[integration][layouts]") {
   WorkDir dir("run");
   backend::LocalJvmExecutor ex(config(dir.path()));
   auto report = run(ex, {polluter, victim, nested_nio, nested_nio, nested_stable, dynamic, repeated, disabled,
@@ -103,7 +103,7 @@ TEST_CASE("one JVM on class directories: every kind of test gives a clear outcom
   CHECK(report.exit_code == 3);
 }
 
-TEST_CASE("a test that leaves a non-daemon thread running does not keep its JVM alive", "[integration][layouts]") {
+TEST_CASE("jvm-layouts: a test that leaves a non-daemon thread running does not keep its JVM alive", "[integration][layouts]") {
   WorkDir dir("thread");
   backend::LocalJvmExecutor ex(config(dir.path()));
   auto report = run(ex, {leaks_thread, stable});

@@ -31,6 +31,7 @@ WorkDir::WorkDir(const std::string& name)
 WorkDir::~WorkDir() {
   std::error_code ec;
   fs::remove_all(path_, ec);
+  fs::remove(path_.parent_path(), ec);  // the process's folder, once its last WorkDir is gone
 }
 
 backend::LocalJvmConfig config(const fs::path& work_dir) {

@@ -102,7 +102,7 @@ void check_failing_before_class(const json& v) {
 
 }  // namespace
 
-TEST_CASE("rerun, order and nio on class directories: the parameterised victim with its polluter, the @Nested "
+TEST_CASE("jvm-layouts: rerun, order and nio on class directories: the parameterised victim with its polluter, the @Nested "
           "NIO test, and clear verdicts for the rest",
           "[integration][layouts][scan]") {
   // The victim before its polluter, so the original order passes and the reverse fails.
@@ -131,7 +131,7 @@ TEST_CASE("rerun, order and nio on class directories: the parameterised victim w
   CHECK(d["evidence"]["reason"].get<std::string>().find("skipped: waits for the tax service") != std::string::npos);
 }
 
-TEST_CASE("suite over the whole example: rounds continue after System.exit, the victim and the NIO test are found",
+TEST_CASE("jvm-layouts: suite over the whole example: rounds continue after System.exit, the victim and the NIO test are found",
           "[integration][layouts][scan]") {
   // Every test class, as scripts/scan-examples lists them (sorted): HolidaySurchargeTest runs
   // before ShippingCostTest in the original order, so round 1 fails the victim, round 2 passes it.
@@ -153,7 +153,7 @@ TEST_CASE("suite over the whole example: rounds continue after System.exit, the 
   CHECK(verdict_for(file, disabled)["verdict"] == "could_not_run");
 }
 
-TEST_CASE("explore on class directories: the async-wait race of an Android-style test is found",
+TEST_CASE("jvm-layouts: explore on class directories: the async-wait race of an Android-style test is found",
           "[integration][layouts][scan]") {
   // examples/jvm-layouts is plain JVM code, which posts nothing to a main looper: explore has
   // nothing to reorder there. So the Android-style example is laid out as Gradle lays out
