@@ -130,6 +130,28 @@ TEST_CASE("nio: a timing failure that falls on a second execution is not NIO", "
   REQUIRE(verdicts);
   CHECK(verdict_of(*verdicts, "p.T#timing").category == Category::unknown);
   CHECK(verdict_of(*verdicts, "p.T#timing").evidence.details.at("nio_confirmations") == "1/2");
+  CHECK(verdict_of(*verdicts, "p.T#timing").evidence.reason.find("does not decide its outcome") != std::string::npos);
+}
+
+TEST_CASE("nio: a hit after other tests that repeats alone only sometimes is not blamed on those tests",
+          "[order][nio]") {
+  // Seen on elastic-job (docs/real-projects.md): an asynchronous test failed its second
+  // execution in the entire-suite run and then once in two runs twice alone; the reason said
+  // "it depends on the tests before it", which its own confirmations contradict.
+  using core::Outcome;
+  FakeSuite suite;
+  suite.timed["p.T#timing"] = {Outcome::pass, Outcome::fail, Outcome::pass, Outcome::fail, Outcome::pass, Outcome::pass};
+  FakeRunLog log(suite);
+  core::TechniqueInput in;
+  in.tests = {"p.A#a", "p.T#timing"};
+  auto verdicts = order::detect_nio(in, log, order::NioMode::entire_suite);
+  REQUIRE(verdicts);
+  check_evidence(log, *verdicts);
+  const auto& v = verdict_of(*verdicts, "p.T#timing");
+  CHECK(v.category == Category::unknown);
+  CHECK(v.evidence.details.at("nio_confirmations") == "1/2");
+  CHECK(v.evidence.reason.find("does not decide its outcome") != std::string::npos);
+  CHECK(v.evidence.reason.find("tests before it") == std::string::npos);
 }
 
 TEST_CASE("nio mode names parse", "[order][nio]") {
