@@ -163,6 +163,7 @@ Response Router::route(const Request& req) const {
     Response r;
     r.content_type = "text/event-stream";
     r.stream = *log;
+    r.stream_key = id;
     r.stream_after = 0;
     if (!req.last_event_id.empty()) {
       try {

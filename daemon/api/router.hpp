@@ -27,6 +27,7 @@ struct Response {
   std::map<std::string, std::string> headers;
   std::shared_ptr<scan::EventLog> stream;  // set: serve text/event-stream from this log
   std::uint64_t stream_after = 0;
+  std::string stream_key;                  // what the per-scan stream limit counts: the scan id
 };
 
 // An extra route served by a module outside the scan machinery (devices, ui-traces,

@@ -1,6 +1,8 @@
 #include "api/server.hpp"
 
 #include <chrono>
+#include <cstdint>
+#include <string>
 #include <tuple>
 
 #include <boost/asio/as_tuple.hpp>
@@ -44,14 +46,16 @@ std::string sse_frame(const scan::ScanEvent& e) {
   return "id: " + std::to_string(e.seq) + "\nevent: " + e.type + "\ndata: " + e.data + "\n\n";
 }
 
-awaitable<void> stream_events(beast::tcp_stream& stream, const Response& r, unsigned version) {
+awaitable<void> stream_events(beast::tcp_stream& stream, const Response& r, unsigned version, int write_timeout_seconds) {
   http::response<http::empty_body> head{http::status::ok, version};
   head.set(http::field::server, "flakescand/" FLAKESCAN_VERSION);
   head.set(http::field::content_type, "text/event-stream");
   head.set(http::field::cache_control, "no-cache");
   head.keep_alive(false);
   http::response_serializer<http::empty_body> serializer{head};
-  stream.expires_never();
+  // Every write has a deadline: a client that stops reading is dropped, it never pins the
+  // connection (and its place under the per-scan limit) for good.
+  stream.expires_after(std::chrono::seconds(write_timeout_seconds));
   auto [ec, written] = co_await http::async_write_header(stream, serializer, use_tuple);
   if (ec) co_return;
   net::steady_timer timer(co_await net::this_coro::executor);
@@ -67,7 +71,8 @@ awaitable<void> stream_events(beast::tcp_stream& stream, const Response& r, unsi
     }
     if (text.empty() && std::chrono::steady_clock::now() - last_write > 15s) text = ": keep-alive\n\n";
     if (!text.empty()) {
-      auto [wec, n] = co_await net::async_write(stream.socket(), net::buffer(text), use_tuple);
+      stream.expires_after(std::chrono::seconds(write_timeout_seconds));
+      auto [wec, n] = co_await net::async_write(stream, net::buffer(text), use_tuple);
       if (wec) co_return;
       last_write = std::chrono::steady_clock::now();
     }
@@ -119,18 +124,69 @@ util::Result<unsigned short> Server::start() {
 
 
 awaitable<void> Server::accept_loop() {
+  net::steady_timer pause(io_);
   for (;;) {
     auto [ec, socket] = co_await acceptor_.async_accept(use_tuple);
     if (ec) {
       if (!acceptor_.is_open()) co_return;
+      // Out of descriptors (EMFILE) fails every accept at once: wait instead of spinning.
       util::logger("api")->warn("accept failed: {}", ec.message());
+      pause.expires_after(100ms);
+      co_await pause.async_wait(use_tuple);
       continue;
     }
+    if (slots_->connections.load() >= config_.max_connections) {
+      refuse(std::move(socket));
+      continue;
+    }
+    ++slots_->connections;
     net::co_spawn(io_, session(std::move(socket)), net::detached);
   }
 }
 
+void Server::refuse(tcp::socket socket) {
+  static const std::string body =
+      problem_json({util::Errc::too_large, "the daemon has its maximum of open connections; retry later"}, "", 503);
+  static const std::string text = "HTTP/1.1 503 Service Unavailable\r\nServer: flakescand/" FLAKESCAN_VERSION
+                                  "\r\nContent-Type: application/problem+json\r\nRetry-After: 1\r\nConnection: close\r\n"
+                                  "Content-Length: " + std::to_string(body.size()) + "\r\n\r\n" + body;
+  // A fresh socket's send buffer takes this whole: one non-blocking write, never a wait.
+  beast::error_code ec;
+  socket.non_blocking(true, ec);
+  if (!ec) socket.write_some(net::buffer(text), ec);
+  socket.shutdown(tcp::socket::shutdown_send, ec);
+  socket.close(ec);
+  util::logger("api")->debug("refused a connection: {} open (limit {})", slots_->connections.load(), config_.max_connections);
+}
+
+bool Server::Slots::enter_stream(const std::string& key, int max) {
+  std::lock_guard lock(mutex);
+  int& n = streams[key];
+  if (n >= max) {
+    if (n == 0) streams.erase(key);
+    return false;
+  }
+  ++n;
+  return true;
+}
+
+void Server::Slots::leave_stream(const std::string& key) {
+  std::lock_guard lock(mutex);
+  if (auto it = streams.find(key); it != streams.end() && --it->second <= 0) streams.erase(it);
+}
+
 awaitable<void> Server::session(tcp::socket socket) {
+  // Constructors, not aggregate initialisation: g++ 12 destroys an aggregate-initialised
+  // local of a coroutine twice.
+  class Counted {
+   public:
+    explicit Counted(std::shared_ptr<Slots> slots) : slots_(std::move(slots)) {}
+    ~Counted() { --slots_->connections; }
+
+   private:
+    std::shared_ptr<Slots> slots_;
+  };
+  Counted counted(slots_);
   beast::tcp_stream stream(std::move(socket));
   beast::flat_buffer buffer;
   for (;;) {
@@ -139,10 +195,12 @@ awaitable<void> Server::session(tcp::socket socket) {
     // The body limit depends on the route, known only once the header is in: read the header
     // with no limit, then apply the route's (to a declared length here, to chunks as they come).
     parser.body_limit(boost::none);
-    stream.expires_after(std::chrono::seconds(config_.read_timeout_seconds));
+    // One deadline for the whole header, however slowly its bytes come.
+    stream.expires_after(std::chrono::seconds(config_.header_timeout_seconds));
     beast::error_code hec;
     std::tie(hec, std::ignore) = co_await http::async_read_header(stream, buffer, parser, use_tuple);
     if (hec) co_return;  // closed, timed out, or garbage before a header: nothing to answer
+    stream.expires_after(std::chrono::seconds(config_.read_timeout_seconds));
     const auto& header = parser.get();
     std::string method(header.method_string());
     std::string target(header.target());
@@ -179,8 +237,30 @@ awaitable<void> Server::session(tcp::socket socket) {
       }
     }
     if (response.stream) {
-      co_await stream_events(stream, response, version);
-      co_return;
+      std::string key = response.stream_key.empty() ? std::to_string(reinterpret_cast<std::uintptr_t>(response.stream.get()))
+                                                    : response.stream_key;
+      if (slots_->enter_stream(key, config_.max_event_streams_per_scan)) {
+        class Leave {
+         public:
+          Leave(std::shared_ptr<Slots> slots, std::string key) : slots_(std::move(slots)), key_(std::move(key)) {}
+          ~Leave() { slots_->leave_stream(key_); }
+
+         private:
+          std::shared_ptr<Slots> slots_;
+          std::string key_;
+        };
+        Leave leave(slots_, key);
+        co_await stream_events(stream, response, version, config_.read_timeout_seconds);
+        co_return;
+      }
+      response = Response{};
+      response.status = 503;
+      response.content_type = "application/problem+json";
+      response.body = problem_json({util::Errc::too_large, "this scan has its maximum of " +
+                                                               std::to_string(config_.max_event_streams_per_scan) +
+                                                               " event streams open; retry later"}, target, 503);
+      response.headers["Retry-After"] = "1";
+      keep_alive = false;
     }
     auto out = to_beast(response, version, keep_alive);
     if (unauthorized) {

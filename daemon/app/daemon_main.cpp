@@ -42,6 +42,7 @@ struct Options {
   std::string java = "java";
   std::string token;
   int max_concurrent_scans = 1;
+  api::ServerConfig server;               // the limits that protect the daemon from its clients
   bool class_data_sharing = true;        // runner JVMs start from a CDS archive (data_dir/cds)
   std::vector<std::string> adb_servers;  // GET /v1/devices and explorations; default 127.0.0.1:5037
 };
@@ -67,6 +68,26 @@ std::optional<int> parse(int argc, char** argv, Options& o) {
       ->envname("FLAKESCAN_TOKEN")
       ->type_name("TOKEN");
   app.add_option("--max-concurrent-scans", o.max_concurrent_scans, "scans that run at the same time (default 1)")->type_name("N");
+  app.add_option("--max-connections", o.server.max_connections,
+                 "open connections; past it a new one is answered 503 and closed (default " +
+                     std::to_string(o.server.max_connections) + ")")
+      ->type_name("N")
+      ->check(CLI::PositiveNumber);
+  app.add_option("--max-event-streams-per-scan", o.server.max_event_streams_per_scan,
+                 "event-stream clients (GET /v1/scans/ID/events) on one scan; past it 503 (default " +
+                     std::to_string(o.server.max_event_streams_per_scan) + ")")
+      ->type_name("N")
+      ->check(CLI::PositiveNumber);
+  app.add_option("--header-timeout", o.server.header_timeout_seconds,
+                 "seconds a client has to send a whole request header, idle keep-alive time included; then it is "
+                 "closed (default " + std::to_string(o.server.header_timeout_seconds) + ")")
+      ->type_name("SECONDS")
+      ->check(CLI::PositiveNumber);
+  app.add_option("--io-timeout", o.server.read_timeout_seconds,
+                 "seconds a client has to send a request body, or to take a response or an event-stream chunk; "
+                 "then it is dropped (default " + std::to_string(o.server.read_timeout_seconds) + ")")
+      ->type_name("SECONDS")
+      ->check(CLI::PositiveNumber);
   app.add_option("--adb-server", o.adb_servers,
                  "adb server whose devices GET /v1/devices lists and explorations use by default "
                  "(repeatable; default 127.0.0.1:5037)")
@@ -98,7 +119,7 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "flakescand: --listen wants HOST:PORT, got '%s'\n", options.listen.c_str());
     return 2;
   }
-  api::ServerConfig server_config;
+  api::ServerConfig server_config = options.server;
   server_config.host = options.listen.substr(0, colon);
   server_config.port = static_cast<unsigned short>(std::atoi(options.listen.c_str() + colon + 1));
   server_config.token = options.token;
