@@ -10,6 +10,7 @@
 #include "scan/techniques.hpp"
 #include "scan/verdict_json.hpp"
 #include "util/log.hpp"
+#include "util/timestamp.hpp"
 
 namespace flakescan::scan {
 
@@ -104,11 +105,13 @@ void ScanManager::worker_loop() {
       std::unique_lock lock(mutex_);
       wake_.wait(lock, [&] { return stopping_ || !queue_.empty(); });
       if (stopping_) {
-        for (auto& queued : queue_) {
-          store_.set_scan_state(queued->id, "interrupted", "the daemon stopped before the scan started");
-          queued->events->close();
-        }
+        auto queued = std::move(queue_);
         queue_.clear();
+        lock.unlock();
+        for (auto& q : queued) {
+          save_state(q->id, "interrupted", "the daemon stopped before the scan started");
+          q->events->close();
+        }
         return;
       }
       scan = queue_.front();
@@ -132,7 +135,7 @@ void ScanManager::run_scan(const std::shared_ptr<LiveScan>& scan) {
   auto& events = *scan->events;
   const auto& request = scan->request;
   auto set_state = [&](const std::string& state, const std::string& error = {}) {
-    if (auto r = store_.set_scan_state(scan->id, state, error); !r) log->error("scan {}: {}", scan->id, util::describe(r.error()));
+    save_state(scan->id, state, error);
     json e{{"state", state}};
     if (!error.empty()) e["error"] = error;
     events.append("state", e.dump());
@@ -228,18 +231,70 @@ void ScanManager::run_scan(const std::shared_ptr<LiveScan>& scan) {
   events.close();
 }
 
+void ScanManager::save_state(const std::string& id, const std::string& state, const std::string& error) {
+  std::lock_guard write(state_write_mutex_);
+  auto saved = store_.set_scan_state(id, state, error);
+  std::lock_guard lock(mutex_);
+  if (saved) {
+    unsaved_.erase(id);
+    return;
+  }
+  util::logger("scan")->error("scan {}: the store did not take its state '{}': {}", id, state, util::describe(saved.error()));
+  // What a client reads must say why the store holds something else.
+  std::string why = "the store could not record this state: " + saved.error().message;
+  unsaved_[id] = UnsavedState{state, error.empty() ? why : error + "; " + why, util::utc_timestamp()};
+}
+
+void ScanManager::flush_unsaved() {
+  {
+    std::lock_guard lock(mutex_);
+    if (unsaved_.empty()) return;  // the usual case: no store write, no wait
+  }
+  std::lock_guard write(state_write_mutex_);
+  std::map<std::string, UnsavedState> pending;
+  {
+    std::lock_guard lock(mutex_);
+    pending = unsaved_;
+  }
+  for (const auto& [id, u] : pending) {
+    if (!store_.set_scan_state(id, u.state, u.error)) return;  // still refused: try at the next read
+    std::lock_guard lock(mutex_);
+    if (auto it = unsaved_.find(id); it != unsaved_.end() && it->second.state == u.state && it->second.at == u.at)
+      unsaved_.erase(it);
+  }
+}
+
+void ScanManager::overlay_unsaved(store::ScanRecord& record) {
+  std::lock_guard lock(mutex_);
+  auto it = unsaved_.find(record.id);
+  if (it == unsaved_.end()) return;
+  const UnsavedState& u = it->second;
+  record.state = u.state;
+  if (!u.error.empty()) record.error = u.error;
+  if (u.state == "running" && record.started_at.empty()) record.started_at = u.at;
+  if (finished_state(u.state)) record.finished_at = u.at;
+}
+
 util::Result<store::ScanRecord> ScanManager::get(const std::string& id) {
+  flush_unsaved();
   auto record = store_.scan(id);
   if (!record) return record;
+  overlay_unsaved(*record);
   std::lock_guard lock(mutex_);
   if (auto it = live_.find(id); it != live_.end()) record->runs_planned = it->second->runs_planned;
   return record;
 }
 
-util::Result<std::vector<store::ScanRecord>> ScanManager::list(int limit) { return store_.scans(limit); }
+util::Result<std::vector<store::ScanRecord>> ScanManager::list(int limit) {
+  flush_unsaved();
+  auto records = store_.scans(limit);
+  if (records)
+    for (auto& r : *records) overlay_unsaved(r);
+  return records;
+}
 
 util::Result<nlohmann::json> ScanManager::verdict_file(const std::string& id) {
-  auto record = store_.scan(id);
+  auto record = get(id);
   if (!record) return std::unexpected(record.error());
   if (!finished_state(record->state))
     return util::fail(Errc::conflict, "scan '" + id + "' is still " + record->state + "; verdicts come when it finishes");
@@ -266,16 +321,16 @@ util::Result<store::ScanRecord> ScanManager::cancel(const std::string& id) {
       auto queued = std::find(queue_.begin(), queue_.end(), it->second);
       if (queued != queue_.end()) {
         queue_.erase(queued);
-        store_.set_scan_state(id, "cancelled");
+        if (auto saved = store_.set_scan_state(id, "cancelled"); !saved)
+          unsaved_[id] = UnsavedState{"cancelled", "the store could not record this state: " + saved.error().message,
+                                      util::utc_timestamp()};
         it->second->events->append("state", json{{"state", "cancelled"}}.dump());
         it->second->events->close();
         live_.erase(it);
       }
     }
   }
-  auto record = store_.scan(id);
-  if (!record) return std::unexpected(record.error());
-  return record;
+  return get(id);
 }
 
 util::Result<std::shared_ptr<EventLog>> ScanManager::events(const std::string& id) {
@@ -283,7 +338,7 @@ util::Result<std::shared_ptr<EventLog>> ScanManager::events(const std::string& i
     std::lock_guard lock(mutex_);
     if (auto it = live_.find(id); it != live_.end()) return it->second->events;
   }
-  auto record = store_.scan(id);
+  auto record = get(id);
   if (!record) return std::unexpected(record.error());
   auto log = std::make_shared<EventLog>();
   auto rows = store_.verdicts(id);

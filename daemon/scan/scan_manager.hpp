@@ -10,6 +10,10 @@
 //   so events and verdicts only ever name runs that are stored;
 // - cancel (DELETE) and shutdown set the scan's cancel flag: executors kill their processes,
 //   techniques stop; a scan stopped by shutdown is `interrupted`, by DELETE `cancelled`;
+// - a state change the store cannot take (disk full, read-only file system) is kept here and
+//   served instead of the store's stale state (a scan never looks `running` after it ended),
+//   and written as soon as the store takes writes again; a daemon that stops first leaves
+//   the scan to be marked `interrupted` at its next start;
 // - the scan's time budget (budget.max_seconds) makes later runs come back unrun (id 0, no
 //   results) instead of failing the technique, so the verdicts of what ran are kept.
 #include <atomic>
@@ -70,6 +74,15 @@ class ScanManager {
   void run_scan(const std::shared_ptr<LiveScan>& scan);
   util::Result<std::unique_ptr<core::TestExecutor>> make_executor(const ScanRequest& request, const std::string& id);
   nlohmann::json scan_json(const store::ScanRecord& record);
+  // Writes a scan's state, or keeps it in `unsaved_` when the store refuses it.
+  void save_state(const std::string& id, const std::string& state, const std::string& error = {});
+  // Retries the states the store refused; then lays what is still unsaved over `record`.
+  void flush_unsaved();
+  void overlay_unsaved(store::ScanRecord& record);
+
+  struct UnsavedState {
+    std::string state, error, at;
+  };
 
   store::Store& store_;
   ScanManagerConfig config_;
@@ -78,6 +91,9 @@ class ScanManager {
   std::deque<std::shared_ptr<LiveScan>> queue_;
   std::map<std::string, std::shared_ptr<LiveScan>> live_;
   std::vector<std::thread> workers_;
+  std::map<std::string, UnsavedState> unsaved_;  // states the store refused, by scan id
+  // Held while a state is written (before mutex_): a retried older state never lands after a newer one.
+  std::mutex state_write_mutex_;
   bool stopping_ = false;
 };
 

@@ -2,8 +2,11 @@
 
 #include <chrono>
 #include <filesystem>
+#include <future>
 #include <thread>
 #include <unistd.h>
+
+#include <sqlite3.h>
 
 #include "scan/scan_manager.hpp"
 #include "support/scan/scripted_executor.hpp"
@@ -114,4 +117,58 @@ TEST_CASE("unknown scans are not found; verdicts of unknown scans too", "[scan][
   CHECK(f.manager->verdict_file("nope").error().code == util::Errc::not_found);
   CHECK(f.manager->cancel("nope").error().code == util::Errc::not_found);
   CHECK(f.manager->events("nope").error().code == util::Errc::not_found);
+}
+
+// Found by bench/crash_drill: when the disk filled up under a running scan, the scan ended but
+// the store could not take its final state, so GET /v1/scans/{id} said `running` for ever.
+// Here another connection holds the store's write lock instead of a full disk: every write
+// of the scan is refused (SQLITE_BUSY after the store's 5 s busy timeout, so this test takes
+// about 30 s), reads still work.
+TEST_CASE("a state the store refuses is served instead of the stale one, and stored once the store takes writes",
+          "[scan][manager]") {
+  fs::path dir = fs::temp_directory_path() / ("flakescan-scan-unsaved-" + std::to_string(getpid()));
+  fs::remove_all(dir);
+  auto store = store::Store::open(dir / "store.db").value();
+  std::promise<void> entered, go;
+  std::shared_future<void> go_signal = go.get_future().share();
+  scan::ScanManagerConfig config;
+  config.data_dir = dir;
+  config.backends["local"] = [&](const scan::ScanRequest&, const fs::path&) -> util::Result<std::unique_ptr<core::TestExecutor>> {
+    return std::make_unique<testing::ScriptedExecutor>(
+        suite,
+        [&](const std::vector<std::string>&, size_t, int run) {
+          if (run == 0) {
+            entered.set_value();
+            go_signal.wait();
+          }
+          return core::Outcome::pass;
+        },
+        1);
+  };
+  scan::ScanManager manager(*store, config);
+  auto submitted = manager.submit(scan::parse_scan_request(json{{"classpath", "/tmp"}, {"tests", "p.A#stable"}, {"runs", 1}}, {"rerun"}).value());
+  REQUIRE(submitted);
+  const std::string id = submitted->id;
+  auto log = manager.events(id).value();
+  REQUIRE(entered.get_future().wait_for(std::chrono::seconds(30)) == std::future_status::ready);
+
+  sqlite3* other = nullptr;
+  REQUIRE(sqlite3_open((dir / "store.db").c_str(), &other) == SQLITE_OK);
+  REQUIRE(sqlite3_exec(other, "BEGIN EXCLUSIVE", nullptr, nullptr, nullptr) == SQLITE_OK);
+  go.set_value();
+  for (int i = 0; i < 1200 && !log->closed(); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  REQUIRE(log->closed());  // the scan ended (its run could not be recorded)
+
+  auto served = manager.get(id).value();
+  CHECK(served.state == "failed");
+  CHECK_THAT(served.error, Catch::Contains("the store could not record this state"));
+  CHECK_FALSE(served.finished_at.empty());
+  CHECK(manager.list(10).value().at(0).state == "failed");  // (each read retries the write: 5 s busy each)
+
+  REQUIRE(sqlite3_exec(other, "ROLLBACK", nullptr, nullptr, nullptr) == SQLITE_OK);
+  sqlite3_close(other);
+  CHECK(store->scan(id)->state == "running");  // as the refused writes left it ...
+  CHECK(manager.get(id)->state == "failed");   // ... until the next read retries the write
+  CHECK(store->scan(id)->state == "failed");
+  CHECK_FALSE(store->scan(id)->finished_at.empty());
 }
