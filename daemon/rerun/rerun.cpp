@@ -1,6 +1,8 @@
 #include "rerun/rerun.hpp"
 
 #include <algorithm>
+#include <map>
+#include <string>
 
 #include "rerun/outcome_tally.hpp"
 
@@ -42,9 +44,32 @@ util::Result<std::vector<core::Verdict>> run_rerun(const core::TechniqueInput& i
   auto done = runs.run_all(specs);
   if (!done) return std::unexpected(done.error());
   OutcomeTally tally;
-  for (const auto& run : *done) tally.add(run);
+  // Runs the budget left unmade (id 0, no results: the scan's time ran out) or never planned
+  // (max_runs) are said in the verdict: "passed all 3 runs" must not read as 10 asked for.
+  std::map<std::string, int> made, unmade;
+  std::string unmade_reason;
+  for (const auto& run : *done) {
+    tally.add(run);
+    bool ran = run.id != 0 || !run.report.results.empty();
+    for (const auto& t : run.spec.tests) ++(ran ? made : unmade)[t];
+    if (!ran && unmade_reason.empty()) unmade_reason = run.report.infra_reason;
+  }
+  const std::string prefix = "not run: ";
+  if (unmade_reason.starts_with(prefix)) unmade_reason.erase(0, prefix.size());
+  const int wanted = std::max(1, input.budget.runs_per_test);
   std::vector<core::Verdict> verdicts;
-  for (const auto& test : input.tests) verdicts.push_back(verdict_from_tally(test, tally.find(test), "rerun"));
+  for (const auto& test : input.tests) {
+    auto v = verdict_from_tally(test, tally.find(test), "rerun");
+    if (made[test] < wanted) {
+      v.evidence.details["runs_wanted"] = std::to_string(wanted);
+      v.evidence.details["runs_made"] = std::to_string(made[test]);
+      std::string why = unmade[test] > 0 ? (unmade_reason.empty() ? std::string("the scan's budget ran out") : unmade_reason)
+                                         : std::string("the run budget (max_runs) was spent");
+      v.evidence.reason += "; " + std::to_string(made[test]) + " of the " + std::to_string(wanted) +
+                           " runs asked for were made (" + why + ")";
+    }
+    verdicts.push_back(std::move(v));
+  }
   return verdicts;
 }
 

@@ -16,8 +16,14 @@ class ScriptedRunLog final : public core::RunLog {
   std::map<std::string, int> seen;
   int planned = 0;
   std::int64_t next_id = 1;
+  int time_for_runs = -1;  // >= 0: later runs come back unmade, as when the scan's time runs out
 
   util::Result<core::RecordedRun> run(const core::RunSpec& spec) override {
+    if (time_for_runs >= 0 && next_id > time_for_runs) {
+      core::RecordedRun unmade{.id = 0, .spec = spec};
+      unmade.report.infra_reason = "not run: the scan's time budget ran out";
+      return unmade;
+    }
     core::RecordedRun r{.id = next_id++, .spec = spec};
     for (const auto& t : spec.tests) {
       auto& outcomes = script[t];
@@ -103,4 +109,38 @@ TEST_CASE("rerun specs: fresh JVM per run, or rounds in one JVM, within the budg
   auto capped = rerun::rerun_specs(input);
   REQUIRE(capped.size() == 3);  // round-robin: both tests still get runs
   CHECK(capped[2].tests == std::vector<std::string>{"a.B#c"});
+}
+
+TEST_CASE("a rerun cut short by the budget says how many of the runs asked for were made", "[rerun]") {
+  // Seen on elastic-job (docs/real-projects.md): 10 runs asked, the time budget allowed 3,
+  // and the verdict said only "passed all 3 runs".
+  ScriptedRunLog log;
+  log.time_for_runs = 5;
+  core::TechniqueInput input{.tests = {"p.T#a", "p.T#b"}};
+  input.budget.runs_per_test = 10;
+  auto verdicts = rerun::run_rerun(input, log);
+  REQUIRE(verdicts);
+  const auto& a = (*verdicts)[0];
+  CHECK(a.verdict == core::VerdictKind::not_flaky);
+  CHECK(a.runs.passed == 3);
+  CHECK(a.evidence.reason == "passed all 3 runs; 3 of the 10 runs asked for were made (the scan's time budget ran out)");
+  CHECK(a.evidence.details.at("runs_wanted") == "10");
+  CHECK(a.evidence.details.at("runs_made") == "3");
+  CHECK((*verdicts)[1].evidence.details.at("runs_made") == "2");
+
+  // The run budget (max_runs) cuts the plan itself.
+  ScriptedRunLog capped;
+  input.budget.max_runs = 4;
+  verdicts = rerun::run_rerun(input, capped);
+  REQUIRE(verdicts);
+  CHECK((*verdicts)[0].evidence.reason ==
+        "passed all 2 runs; 2 of the 10 runs asked for were made (the run budget (max_runs) was spent)");
+
+  // All runs made: nothing added.
+  ScriptedRunLog full;
+  input.budget.max_runs = 2000;
+  verdicts = rerun::run_rerun(input, full);
+  REQUIRE(verdicts);
+  CHECK((*verdicts)[0].evidence.reason == "passed all 10 runs");
+  CHECK_FALSE((*verdicts)[0].evidence.details.contains("runs_wanted"));
 }
