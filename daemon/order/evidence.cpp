@@ -35,6 +35,24 @@ std::vector<core::FailureGroup> failure_groups(const Runner& runner, const std::
   return groups;
 }
 
+namespace {
+
+// What the last result of `test` with this outcome said: the skip reason, or how its JVM
+// ended ("test did not finish: it called System.exit at ...").
+std::string last_problem(const Runner& runner, const std::string& test, core::Outcome outcome) {
+  std::string out;
+  for (const auto& run : runner.history())
+    for (size_t i = 0; i < run.spec.tests.size() && i < run.report.results.size(); ++i) {
+      const auto& r = run.report.results[i];
+      if (run.spec.tests[i] != test || r.outcome != outcome) continue;
+      std::string said = r.message.empty() ? run.report.infra_reason : r.message;
+      if (!said.empty()) out = said;
+    }
+  return out;
+}
+
+}  // namespace
+
 core::Verdict plain_verdict(const Runner& runner, const std::string& test, const std::string& technique) {
   core::Verdict v;
   v.test = test;
@@ -44,7 +62,10 @@ core::Verdict plain_verdict(const Runner& runner, const std::string& test, const
   int observed = v.runs.passed + v.runs.failed;
   if (observed == 0) {
     v.verdict = core::VerdictKind::could_not_run;
-    v.evidence.reason = v.runs.skipped > 0 ? "skipped in every run" : "no run reached this test";
+    std::string said = last_problem(runner, test, v.runs.skipped > 0 ? core::Outcome::skipped : core::Outcome::infra);
+    if (v.runs.total == 0) v.evidence.reason = "no run reached this test";
+    else if (v.runs.skipped > 0) v.evidence.reason = "skipped in every run" + (said.empty() ? "" : ": " + said);
+    else v.evidence.reason = "no run gave it an outcome" + (said.empty() ? "" : ": " + said);
     return v;
   }
   if (v.runs.passed > 0 && v.runs.failed > 0) {

@@ -129,6 +129,13 @@ TEST_CASE("jvm-layouts: rerun, order and nio on class directories: the parameter
   INFO(d.dump(2));
   CHECK(d["verdict"] == "could_not_run");
   CHECK(d["evidence"]["reason"].get<std::string>().find("skipped: waits for the tax service") != std::string::npos);
+  // Every technique's finding says why, not only rerun's.
+  for (const auto& [test, said] : {std::pair{exits, exit_message}, std::pair{disabled, std::string("waits for the tax service")}}) {
+    const json& x = verdict_for(file, test);
+    INFO(x.dump(2));
+    REQUIRE(x["findings"].size() == 3);
+    for (const auto& f : x["findings"]) CHECK(f["reason"].get<std::string>().find(said) != std::string::npos);
+  }
 }
 
 TEST_CASE("jvm-layouts: suite over the whole example: rounds continue after System.exit, the victim and the NIO test are found",

@@ -114,6 +114,8 @@ TEST_CASE("order survives a test that ends the JVM", "[order][od]") {
   REQUIRE(verdicts);
   check_evidence(log, *verdicts);
   CHECK(verdict_of(*verdicts, "p.X#exits").verdict == VerdictKind::could_not_run);
+  // Runs reached it: the verdict says how they ended, not that none did.
+  CHECK(verdict_of(*verdicts, "p.X#exits").evidence.reason == "no run gave it an outcome: System.exit(3) in p.X#exits");
   CHECK(verdict_of(*verdicts, "p.A#victim").evidence.role == "victim");
   CHECK(verdict_of(*verdicts, "p.B#brittle").evidence.role == "brittle");
   CHECK(verdict_of(*verdicts, "p.G#g7").verdict == VerdictKind::not_flaky);
