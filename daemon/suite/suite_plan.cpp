@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <set>
 
 #include "order/orders.hpp"
 
@@ -67,4 +68,21 @@ int rounds_that_fit(int wanted, int done, double seconds_per_round, int runs_per
   return done + std::max(0, more);
 }
 
+std::vector<std::string> narrowed_order(const std::vector<Occurrence>& rounds, const Occurrence& pick,
+                                        const std::string& suspect) {
+  std::set<std::string> common(pick.order->begin(), pick.order->begin() + long(pick.pos));
+  for (const auto& r : rounds) {
+    std::set<std::string> before(r.order->begin(), r.order->begin() + long(r.pos));
+    std::erase_if(common, [&](const std::string& t) { return !before.contains(t); });
+  }
+  std::vector<std::string> out;
+  for (size_t i = 0; i < pick.pos; ++i) {
+    const auto& t = (*pick.order)[i];
+    if (t != suspect && common.contains(t)) out.push_back(t);
+  }
+  out.push_back(suspect);
+  return out;
+}
+
 }  // namespace flakescan::suite
+

@@ -37,4 +37,19 @@ struct BudgetLeft {
 int rounds_that_fit(int wanted, int done, double seconds_per_round, int runs_per_round, BudgetLeft total,
                     BudgetLeft spent, double reserve);
 
+// The order a suspect's isolation starts from, narrowed by the rounds. A victim's polluters (or
+// a brittle test's state-setters) came before it in every round where it failed (passed): so
+// of the tests before it in `pick` (one such round), keep those that came before it in every
+// round of `rounds` (the rounds with the same outcome), in pick's order, then the suspect.
+// With one polluter and a few shuffled rounds, what is left is the polluter and a handful of
+// bystanders instead of the thousands of tests of a whole-suite prefix. The caller checks
+// that the narrowed order still gives the outcome and falls back to pick's whole prefix when
+// it does not (two polluters that each suffice, or a cleaner in every other round).
+struct Occurrence {
+  const std::vector<std::string>* order = nullptr;  // a round's tests, in the order they ran
+  size_t pos = 0;                                   // the suspect's position there
+};
+std::vector<std::string> narrowed_order(const std::vector<Occurrence>& rounds, const Occurrence& pick,
+                                        const std::string& suspect);
+
 }  // namespace flakescan::suite

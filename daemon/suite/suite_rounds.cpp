@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <map>
+#include <optional>
 
 #include "core/deciding.hpp"
 #include "order/techniques.hpp"
@@ -199,27 +200,48 @@ util::Result<std::vector<core::Verdict>> run_suite(const core::TechniqueInput& i
         if (core::is_failure(s.outcome) == passes_alone && core::is_observation(s.outcome)) { pick = &s; break; }
       // First the order once more: when the suspect's outcome does not come back, the order
       // does not decide it, and the order technique (confirmations, delta debugging over the
-      // whole prefix) would only spend the budget to say so.
-      bool reproduced = false;
+      // whole prefix) would only spend the budget to say so. The order narrowed by the rounds
+      // (suite_plan.hpp) is tried first; the whole prefix when that does not give the outcome.
+      const std::string outcome = passes_alone ? "failed" : "passed";
+      std::vector<std::vector<std::string>> tries;
+      std::string narrowing;
       if (pick) {
+        std::vector<std::string> whole(pick->run->spec.tests.begin(), pick->run->spec.tests.begin() + long(pick->pos) + 1);
+        std::vector<Occurrence> same;
+        for (const auto& s : seen[test])
+          if (core::is_observation(s.outcome) && core::is_failure(s.outcome) == passes_alone)
+            same.push_back({&s.run->spec.tests, s.pos});
+        auto narrowed = narrowed_order(same, {&pick->run->spec.tests, pick->pos}, test);
+        if (narrowed.size() > 1 && narrowed.size() < whole.size()) {  // alone it was run already
+          narrowing = std::to_string(narrowed.size() - 1) + " of the " + std::to_string(whole.size() - 1) +
+                      " tests before it: those before it in all " + std::to_string(same.size()) + " rounds it " + outcome + " in";
+          tries.push_back(std::move(narrowed));
+        }
+        tries.push_back(std::move(whole));
+      }
+      std::optional<std::vector<std::string>> reproduced;
+      for (size_t k = 0; k < tries.size() && !reproduced; ++k) {
+        const bool narrowed = k + 1 < tries.size();
         core::RunSpec again;
-        again.tests.assign(pick->run->spec.tests.begin(), pick->run->spec.tests.begin() + long(pick->pos) + 1);
+        again.tests = tries[k];
         again.technique = "suite";
-        again.purpose = "the order " + test + " " + (passes_alone ? "failed" : "passed") + " in, once more";
+        again.purpose = "the order " + test + " " + outcome + " in, " + (narrowed ? "narrowed by the rounds" : "once more");
         again.seed = pick->run->spec.seed;
         auto run = isolation.run(again);
         if (!run && run.error().code == util::Errc::cancelled) return std::unexpected(run.error());
-        if (run) {
-          auto o = run->report.outcome_at(again.tests.size() - 1);
-          reproduced = core::is_observation(o) && core::is_failure(o) == passes_alone;
-          if (!reproduced)
-            merged.evidence.reason += "; the order it " + std::string(passes_alone ? "failed" : "passed") +
-                                      " in did not give that outcome again (run " + std::to_string(run->id) + ")";
+        if (!run) break;
+        auto o = run->report.outcome_at(again.tests.size() - 1);
+        if (core::is_observation(o) && core::is_failure(o) == passes_alone) {
+          reproduced = tries[k];
+          if (!narrowed) narrowing.clear();
+        } else if (!narrowed) {
+          merged.evidence.reason += "; the order it " + outcome + " in did not give that outcome again (run " +
+                                    std::to_string(run->id) + ")";
         }
       }
-      if (pick && reproduced) {
+      if (reproduced) {
         core::TechniqueInput od = sub;
-        od.tests.assign(pick->run->spec.tests.begin(), pick->run->spec.tests.begin() + long(pick->pos) + 1);
+        od.tests = *reproduced;
         order::OrderOptions only_this;
         only_this.only = {test};
         only_this.max_cleaners = 1;
@@ -228,6 +250,7 @@ util::Result<std::vector<core::Verdict>> run_suite(const core::TechniqueInput& i
         if (found) {
           auto o = only_for(*found, test);
           merged = core::merge_verdicts(merged, o);
+          if (!narrowing.empty()) merged.evidence.details["order_narrowed_to"] = narrowing;
         }
       }
     }

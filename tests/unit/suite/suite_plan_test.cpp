@@ -85,3 +85,27 @@ TEST_CASE("suite rounds: the budget keeps its reserve for the suspects", "[suite
   CHECK(suite::rounds_that_fit(20, 1, 1.0, 50, {100, 200}, {1, 50}, 0.3) == 2);   // runs bind
   CHECK(suite::rounds_that_fit(20, 3, 40.0, 2, {100, 1000}, {120, 6}, 0.3) == 3); // over already: no more
 }
+
+TEST_CASE("the rounds narrow a suspect's order to the tests before it in every round with its outcome", "[suite]") {
+  const std::vector<std::string> r1{"a", "p", "b", "c", "v", "d"};
+  const std::vector<std::string> r2{"c", "d", "p", "v", "a", "b"};
+  const std::vector<std::string> r3{"b", "p", "d", "v", "c", "a"};
+  const suite::Occurrence o1{&r1, 4}, o2{&r2, 3}, o3{&r3, 3};
+
+  SECTION("the polluter and the bystanders every failing round shares, in the picked round's order") {
+    // Before v: r1 {a,p,b,c}, r2 {c,d,p}, r3 {b,p,d}: only p is in all three.
+    CHECK(suite::narrowed_order({o1, o2, o3}, o1, "v") == std::vector<std::string>{"p", "v"});
+    CHECK(suite::narrowed_order({o1, o2}, o1, "v") == std::vector<std::string>{"p", "c", "v"});
+  }
+  SECTION("one round narrows nothing: its whole prefix") {
+    CHECK(suite::narrowed_order({o1}, o1, "v") == std::vector<std::string>{"a", "p", "b", "c", "v"});
+  }
+  SECTION("a round that ran the suspect twice: its first execution is not before itself") {
+    const std::vector<std::string> twice{"p", "p", "v", "v"};
+    CHECK(suite::narrowed_order({o1, {&twice, 3}}, {&twice, 3}, "v") == std::vector<std::string>{"p", "p", "v"});
+  }
+  SECTION("two polluters that each suffice share no test: nothing but the suspect is left") {
+    const std::vector<std::string> x{"q", "v"};
+    CHECK(suite::narrowed_order({o1, {&x, 1}}, o1, "v") == std::vector<std::string>{"v"});
+  }
+}

@@ -132,3 +132,37 @@ TEST_CASE("suite: a victim after a test that takes its JVM down still runs after
   CHECK(v["p.V#victim"].evidence.reproducer == std::vector<std::string>{"p.C#polluter", "p.V#victim"});
   CHECK(v["p.E#exits"].verdict == VerdictKind::could_not_run);
 }
+
+TEST_CASE("suite: the rounds narrow a victim's order before delta debugging, and a victim with two polluters falls back to the whole order",
+          "[suite][rounds]") {
+  FakeSuite s;
+  s.victims["p.A#victim"] = {{"p.C#polluter"}, {}, false};
+  s.victims["p.A#either"] = {{"p.D#first", "p.G3#g3"}, {}, false};  // each polluter suffices
+  FakeRunLog log(s);
+  std::vector<std::string> t{"p.A#victim", "p.A#either", "p.C#polluter", "p.D#first"};
+  for (int i = 0; i < 60; ++i) t.push_back("p.G" + std::to_string(i % 12) + "#g" + std::to_string(i));
+  core::TechniqueInput in{.tests = t, .seed = 3};
+  in.budget.runs_per_test = 20;
+  auto verdicts = suite::run_suite(in, log);
+  REQUIRE(verdicts);
+  auto v = by_test(*verdicts);
+
+  const auto& victim = v["p.A#victim"];
+  INFO(victim.evidence.reason);
+  CHECK(has_category(victim, Category::order_dependent));
+  CHECK(victim.evidence.related.at(0) == "p.C#polluter");
+  REQUIRE(victim.evidence.details.count("order_narrowed_to") == 1);
+  CHECK(victim.evidence.details.at("order_narrowed_to").find("tests before it: those before it in all") != std::string::npos);
+  // Every order the isolation ran for the victim is the narrowed one or shorter: no run of
+  // the isolation held most of the 64 tests.
+  for (const auto& run : log.made())
+    if (run.spec.purpose.find("narrowed by the rounds") != std::string::npos) CHECK(run.spec.tests.size() < 20);
+
+  // Either polluter fails it: the rounds where it failed share no polluter, so the narrowed
+  // order (if any) passes and its isolation starts from the whole order it failed in.
+  const auto& either = v["p.A#either"];
+  INFO(either.evidence.reason);
+  CHECK(either.verdict == VerdictKind::flaky);
+  CHECK(has_category(either, Category::order_dependent));
+  CHECK(either.evidence.details.count("order_narrowed_to") == 0);
+}
