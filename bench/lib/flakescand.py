@@ -4,6 +4,7 @@ library only; every wait is bounded."""
 import http.client
 import json
 import os
+import shutil
 import signal
 import socket
 import subprocess
@@ -18,6 +19,28 @@ def build_dir():
     if not build:
         raise SystemExit("FLAKESCAN_BUILD is not set: run through bench/run, or set FLAKESCAN_BUILD=<build dir>")
     return build
+
+
+def snapshot_build(build, into):
+    """Copies what the drills run (flakescand, the runner jar, the jvm-basic example) into `into`,
+    laid out as in the build tree, and returns `into`: other engineers relinking the shared
+    build tree mid-drill then change nothing under a running drill. Retries while a binary is
+    being written (not yet executable)."""
+    parts = ["daemon/app/flakescand", "lib/flakescan-runner.jar", "examples/jvm-basic.jar"]
+    deadline = time.monotonic() + 300
+    while True:
+        try:
+            for part in parts:
+                os.makedirs(os.path.dirname(os.path.join(into, part)), exist_ok=True)
+                shutil.copy2(os.path.join(build, part), os.path.join(into, part))
+            exe = os.path.join(into, parts[0])
+            if subprocess.run([exe, "--version"], capture_output=True, timeout=30).returncode == 0:
+                return into
+        except (OSError, subprocess.SubprocessError):
+            pass
+        if time.monotonic() > deadline:
+            raise SystemExit(f"cannot take a working copy of flakescand from {build}")
+        time.sleep(5)
 
 
 def jvm_basic_classpath(build):
