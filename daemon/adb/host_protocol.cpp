@@ -25,11 +25,13 @@ constexpr std::array<std::pair<DeviceState, std::string_view>, 11> state_names{{
     {DeviceState::no_permissions, "no permissions"},
 }};
 
-bool is_space(char c) { return c == ' ' || c == '\t'; }
+// CR separates words like a space: trimmed at a line's ends, it must not stick to a word
+// inside one ("device\r usb:1" would otherwise be a state that reads back as "device").
+bool is_space(char c) { return c == ' ' || c == '\t' || c == '\r'; }
 
 std::string_view trim(std::string_view s) {
-  while (!s.empty() && (is_space(s.front()) || s.front() == '\r')) s.remove_prefix(1);
-  while (!s.empty() && (is_space(s.back()) || s.back() == '\r')) s.remove_suffix(1);
+  while (!s.empty() && is_space(s.front())) s.remove_prefix(1);
+  while (!s.empty() && is_space(s.back())) s.remove_suffix(1);
   return s;
 }
 

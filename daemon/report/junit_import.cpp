@@ -98,8 +98,10 @@ double duration_ms(const std::string& time) {
   if (digits.empty()) return 0;
   char* end = nullptr;
   double seconds = std::strtod(digits.c_str(), &end);
-  if (end == digits.c_str() || !std::isfinite(seconds) || seconds < 0) return 0;
-  return seconds * 1000.0;
+  // Checked after scaling: "1e308" seconds is finite, its milliseconds are not.
+  double ms = seconds * 1000.0;
+  if (end == digits.c_str() || !std::isfinite(ms) || ms < 0) return 0;
+  return ms;
 }
 
 ImportedResult read_case(const ptree& tc, std::string test) {

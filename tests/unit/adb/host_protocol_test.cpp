@@ -116,6 +116,20 @@ TEST_CASE("device lists round-trip through format_device_list", "[adb][codec]") 
   }
 }
 
+// Found by fuzz_adb_host_replies (tests/fixtures/adb/host_corpus/regression-cr-inside-device-line):
+// a CR inside a line stuck to the word before it, which then read back without it.
+TEST_CASE("a CR inside a device line separates words like a space", "[adb][codec]") {
+  auto devices = parse_device_list("emulator-5554\tdevice\r usb:1-1\rtransport_id:3\r\n");
+  REQUIRE(devices);
+  REQUIRE(devices->size() == 1);
+  CHECK((*devices)[0].state_text == "device");
+  CHECK((*devices)[0].usb == "1-1");
+  CHECK((*devices)[0].transport_id == "3");
+  auto back = parse_device_list(format_device_list(*devices, true));
+  REQUIRE(back);
+  CHECK(*back == *devices);
+}
+
 TEST_CASE("track-jdwp pid lists", "[adb][codec]") {
   REQUIRE(*parse_pid_list("1234\n5678\n") == std::vector<int>{1234, 5678});
   REQUIRE(parse_pid_list("").value().empty());

@@ -182,3 +182,17 @@ TEST_CASE("long failure messages are cut to the limit on a UTF-8 boundary", "[re
   CHECK(m.ends_with("..."));
   CHECK((static_cast<unsigned char>(m[m.size() - 4]) & 0xC0) != 0xC0);  // no lead byte left dangling
 }
+
+// Found with fuzz_junit_import's properties (regression input in tests/fixtures/junit/corpus/cdata-comments-doctype.xml):
+// a time whose seconds are finite but whose milliseconds are not.
+TEST_CASE("a time too large for milliseconds imports as 0, never as infinity", "[report][junit_import]") {
+  auto imported = report::parse_junit_xml(
+      "<testsuite name=\"a.B\"><testcase name=\"big\" time=\"1e308\"/><testcase name=\"nan\" time=\"nan\"/>"
+      "<testcase name=\"neg\" time=\"-0.5\"/></testsuite>");
+  REQUIRE(imported);
+  REQUIRE(imported->results.size() == 3);
+  for (const auto& r : imported->results) {
+    INFO(r.test);
+    CHECK(r.duration_ms == 0);
+  }
+}

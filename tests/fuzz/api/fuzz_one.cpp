@@ -1,0 +1,54 @@
+#include "fuzz_one.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include "scan/scan_request.hpp"
+#include "ui_exploration/exploration_request.hpp"
+
+namespace flakescan::api::fuzz {
+
+using nlohmann::json;
+
+const std::vector<std::string>& technique_names() {
+  static const std::vector<std::string> names{"rerun", "suite", "order", "nio", "nio-isolated-class", "nio-isolated-method", "explore", "noise"};
+  return names;
+}
+
+namespace {
+
+bool refused_properly(const util::Error& e) { return e.code == util::Errc::invalid_argument; }
+
+bool scan_body(const json& body) {
+  auto request = scan::parse_scan_request(body, technique_names());
+  if (!request) return refused_properly(request.error());
+  json normal = request->to_json();
+  auto again = scan::parse_scan_request(normal, technique_names());
+  return again && again->to_json() == normal;
+}
+
+bool exploration_body(const json& body) {
+  static const std::vector<backend::adb::wire::ServerAddress> servers{*backend::adb::wire::ServerAddress::parse("127.0.0.1:5037")};
+  auto request = ui_exploration::parse_exploration_request(body, servers);
+  if (!request) return refused_properly(request.error());
+  json normal = request->to_json();
+  // The normal form is what is stored (null for what was not given, restart_at and guided_by
+  // both present); as a body it is that without the nulls and the empty restart_at.
+  json body_again = json::object();
+  for (const auto& [key, value] : normal.items())
+    if (!value.is_null() && !(key == "restart_at" && value.empty())) body_again[key] = value;
+  auto again = ui_exploration::parse_exploration_request(body_again, servers);
+  return again && again->to_json() == normal;
+}
+
+}  // namespace
+
+bool fuzz_one(const std::uint8_t* data, std::size_t size) {
+  if (size == 0) return true;
+  const bool scans = (data[0] & 1) == 0;
+  std::string text(reinterpret_cast<const char*>(data + 1), size - 1);
+  json body = json::parse(text, nullptr, false);  // as the routes parse: never throws
+  if (body.is_discarded()) return true;           // 400 "not valid JSON"
+  return scans ? scan_body(body) : exploration_body(body);
+}
+
+}  // namespace flakescan::api::fuzz
