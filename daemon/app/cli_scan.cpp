@@ -1,6 +1,7 @@
 // `flakescan scan`: submits a scan to the daemon, shows progress while it runs, prints a
 // summary table and writes verdicts.json.
 #include <chrono>
+#include <filesystem>
 #include <cstdio>
 #include <fstream>
 #include <optional>
@@ -22,6 +23,7 @@ using nlohmann::json;
 
 struct ScanOptions {
   std::string classpath, tests_file, backend = "local", apk, test_apk, runner, techniques, isolation, out = "verdicts.json";
+  std::string working_dir;  // local: the test JVMs' working directory; empty: this command's current directory
   std::vector<std::string> tests, adb_servers;
   bool clear_state = false;
   std::optional<int> runs, timeout_seconds, parallel, max_runs, max_seconds, max_orders;
@@ -97,6 +99,11 @@ json request_body(const ScanOptions& o) {
   json body{{"backend", o.backend}};
   if (o.backend == "local") {
     body["classpath"] = o.classpath;
+    // Maven and Gradle run tests in the module's directory and tests open files relative to
+    // it; the daemon's own directory is unrelated, so say where the tests are meant to run.
+    std::error_code ec;
+    auto dir = o.working_dir.empty() ? std::filesystem::current_path(ec) : std::filesystem::absolute(o.working_dir, ec);
+    if (!ec) body["working_dir"] = dir.lexically_normal().string();
   } else {
     json adb{{"test_apk", o.test_apk}};
     if (!o.apk.empty()) adb["app_apk"] = o.apk;
@@ -235,6 +242,10 @@ CommandDef scan_command() {
                 ->type_name("N");
             cmd.add_option("--parallel", o->parallel, "runs at the same time (default: the machine's cores)")->type_name("N");
             cmd.add_option("--out", o->out, "where to write the verdict file (default verdicts.json)")->type_name("FILE");
+            cmd.add_option("--working-dir", o->working_dir,
+                           "the test JVMs' working directory, as Maven and Gradle use the module's (default: the current "
+                           "directory)")
+                ->type_name("DIR");
             const std::string adb = "adb backend";
             cmd.add_option("--apk", o->apk, "the app APK to install")->type_name("APK")->group(adb);
             cmd.add_option("--test-apk", o->test_apk, "the test APK to install (required)")->type_name("APK")->group(adb);

@@ -153,6 +153,7 @@ int main(int argc, char** argv) {
     c.platform_jars = backend::default_platform_jars(options.java_lib);
     c.classpath = request.classpath;
     c.jvm_args = request.jvm_args;
+    c.test_dir = request.working_dir;
     c.work_dir = work_dir;
     c.parallelism = request.parallelism > 0 ? request.parallelism : int(std::max(1u, std::thread::hardware_concurrency()));
     if (options.class_data_sharing) c.cds_dir = options.data_dir / "cds";

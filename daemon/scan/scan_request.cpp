@@ -1,6 +1,7 @@
 #include "scan/scan_request.hpp"
 
 #include <algorithm>
+#include <filesystem>
 #include <set>
 
 #include "backend/local_jvm/local_jvm_executor.hpp"
@@ -50,7 +51,8 @@ util::Result<int> integer(const json& v, const std::string& field, int min, int 
 util::Result<ScanRequest> parse_scan_request(const json& body, const std::vector<std::string>& known_techniques) {
   if (!body.is_object()) return util::fail(Errc::invalid_argument, "the request body must be a JSON object");
   static const std::set<std::string> fields{"backend", "classpath", "tests", "techniques", "runs", "isolation", "seed",
-                                            "timeout_seconds", "budget", "parallelism", "jvm_args", "adb"};
+                                            "timeout_seconds", "budget", "parallelism", "jvm_args", "working_dir",
+                                            "adb"};
   for (const auto& [key, value] : body.items())
     if (!fields.contains(key)) return util::fail(Errc::invalid_argument, "unknown field '" + key + "'");
 
@@ -135,6 +137,17 @@ util::Result<ScanRequest> parse_scan_request(const json& body, const std::vector
     if (!a) return std::unexpected(a.error());
     r.jvm_args = std::move(*a);
   }
+  if (body.contains("working_dir")) {
+    // Tests open files relative to it ("src/test/resources/...") as they do under Maven and
+    // Gradle; a mistake here would turn every such test into a failing one, so it must exist.
+    const auto& w = body["working_dir"];
+    if (!w.is_string()) return std::unexpected(bad("working_dir", "must be a string"));
+    std::string dir = w;
+    std::error_code ec;
+    if (dir.empty() || dir.front() != '/') return std::unexpected(bad("working_dir", "must be an absolute path"));
+    if (!std::filesystem::is_directory(dir, ec)) return std::unexpected(bad("working_dir", "is not a directory: " + dir));
+    r.working_dir = std::move(dir);
+  }
   if (body.contains("budget")) {
     const auto& b = body["budget"];
     if (!b.is_object()) return std::unexpected(bad("budget", "must be an object"));
@@ -165,6 +178,7 @@ nlohmann::json ScanRequest::to_json() const {
          {"jvm_args", jvm_args}};
   if (backend == "local") j["classpath"] = classpath;
   if (parallelism > 0) j["parallelism"] = parallelism;
+  if (!working_dir.empty()) j["working_dir"] = working_dir;
   if (!adb.is_null()) j["adb"] = adb;
   return j;
 }

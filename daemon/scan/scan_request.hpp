@@ -25,6 +25,8 @@ struct ScanRequest {
   int timeout_seconds = 120;       // per run
   int parallelism = 0;             // 0: as many runs at once as the machine has cores
   std::vector<std::string> jvm_args;
+  std::string working_dir;         // local: the test JVMs' working directory (Maven and Gradle use
+                                   // the module's); empty: the daemon's own
   nlohmann::json adb;              // backend "adb": its settings, checked by that backend
 
   nlohmann::json to_json() const;

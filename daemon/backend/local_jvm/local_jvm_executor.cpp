@@ -105,6 +105,7 @@ util::Result<core::TestExecutor::Discovery> LocalJvmExecutor::discover(const std
   if (auto w = write_lines(base.string() + ".tests", lines); !w) return std::unexpected(w.error());
   auto cds = cds_->for_run();
   auto child = util::Child::spawn({.argv = launch_command("discover", base.string() + ".tests", base.string() + ".results", cds),
+                                   .working_dir = config_.test_dir.string(),
                                    .stdout_path = base.string() + ".log"});
   if (!child) {
     cds_->finished(cds, false);
@@ -164,7 +165,9 @@ util::Result<core::RunReport> LocalJvmExecutor::run(const core::RunSpec& spec, c
   if (auto w = write_lines(files.tests, spec.tests); !w) return std::unexpected(w.error());
   auto started = std::chrono::steady_clock::now();
   auto cds = cds_->for_run();
-  auto child = util::Child::spawn({.argv = launch_command("run", files.tests, files.results, cds), .stdout_path = files.log.string()});
+  auto child = util::Child::spawn({.argv = launch_command("run", files.tests, files.results, cds),
+                                   .working_dir = config_.test_dir.string(),
+                                   .stdout_path = files.log.string()});
   if (!child) {
     cds_->finished(cds, false);
     return std::unexpected(child.error());
@@ -181,7 +184,9 @@ util::Result<core::RunReport> LocalJvmExecutor::run_debugged(const core::RunSpec
   if (auto w = write_lines(files.tests, spec.tests); !w) return std::unexpected(w.error());
   auto started = std::chrono::steady_clock::now();
   auto cds = cds_->for_run(/*debugged=*/true);
-  auto launched = jdwp::launch({.argv = launch_command("run", files.tests, files.results, cds), .stdout_path = files.log.string()},
+  auto launched = jdwp::launch({.argv = launch_command("run", files.tests, files.results, cds),
+                                 .working_dir = config_.test_dir.string(),
+                                 .stdout_path = files.log.string()},
                                jdwp::LaunchOptions{.suspend = true});
   if (!launched) {
     cds_->finished(cds, false);

@@ -24,6 +24,7 @@ struct LocalJvmConfig {
   std::vector<std::string> classpath;        // the project's test runtime classpath
   std::vector<std::string> jvm_args;         // extra JVM options
   std::filesystem::path work_dir;            // per-scan folder for tests lists, results, logs
+  std::filesystem::path test_dir;            // the test JVMs' working directory; empty: the daemon's
   int parallelism = 2;
   int discover_timeout_ms = 60000;
   std::filesystem::path cds_dir;             // class data archives of runner JVMs; empty: none

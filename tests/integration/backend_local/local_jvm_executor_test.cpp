@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include <filesystem>
+#include <fstream>
 #include <thread>
 
 #include "backend/local_jvm/local_jvm_executor.hpp"
@@ -203,4 +204,22 @@ TEST_CASE("class data sharing on a class directory: plain and debugged runs keep
   });
   REQUIRE(debugged);
   check(*debugged);
+}
+
+TEST_CASE("tests run in the working directory the scan names", "[integration][local_jvm]") {
+  // Maven and Gradle run tests in the module's directory; marine-api's tests open
+  // src/test/resources/... relative to it (docs/real-projects.md).
+  auto module = testing::fresh_dir("working_dir_module");
+  std::filesystem::create_directories(module / "src/test/resources");
+  { std::ofstream(module / "src/test/resources/module-marker.txt") << "here\n"; }
+  auto elsewhere = executor("working_dir_default", infra_cp());
+  CHECK(run(elsewhere, {"fixture.infra.InfraTest#readsAFileOfItsModule"}).results.at(0).outcome == Outcome::fail);
+  backend::LocalJvmConfig c;
+  c.runner_jar = testing::build_path("lib/flakescan-runner.jar");
+  c.platform_jars = backend::default_platform_jars("/usr/share/java");
+  c.classpath = infra_cp();
+  c.work_dir = testing::fresh_dir("working_dir");
+  c.test_dir = module;
+  backend::LocalJvmExecutor in_module(c);
+  CHECK(run(in_module, {"fixture.infra.InfraTest#readsAFileOfItsModule"}).results.at(0).outcome == Outcome::pass);
 }

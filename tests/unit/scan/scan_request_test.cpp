@@ -65,3 +65,22 @@ TEST_CASE("duplicate tests and techniques are folded", "[scan][request]") {
   CHECK(r->tests.size() == 1);
   CHECK(r->techniques == std::vector<std::string>{"order", "rerun"});
 }
+
+TEST_CASE("working_dir: where the test JVMs run, an existing absolute directory", "[scan][request]") {
+  // Seen on marine-api (docs/real-projects.md): its tests open src/test/resources/... relative
+  // to the module's directory, as Maven runs them; in the daemon's directory 19 failed.
+  auto r = parse({{"classpath", "/tmp"}, {"tests", "p.A"}, {"working_dir", "/tmp"}});
+  REQUIRE(r);
+  CHECK(r->working_dir == "/tmp");
+  auto again = parse(r->to_json());
+  REQUIRE(again);
+  CHECK(again->working_dir == "/tmp");
+  CHECK(parse({{"classpath", "/tmp"}, {"tests", "p.A"}})->working_dir.empty());  // the daemon's own
+  for (const auto& [value, says] : std::vector<std::pair<json, std::string>>{
+           {json("tmp"), "absolute"}, {json("/no/such/dir"), "not a directory"}, {json(5), "must be a string"}}) {
+    auto bad = parse({{"classpath", "/tmp"}, {"tests", "p.A"}, {"working_dir", value}});
+    REQUIRE_FALSE(bad);
+    CHECK(bad.error().message.find("working_dir") != std::string::npos);
+    CHECK(bad.error().message.find(says) != std::string::npos);
+  }
+}
