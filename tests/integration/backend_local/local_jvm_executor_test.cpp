@@ -55,6 +55,35 @@ TEST_CASE("tests run in exactly the given order in one JVM, repeats included", "
   CHECK(report.exit_code == 0);
 }
 
+// The "ran NAME" lines a run's tests printed, in the order they ran.
+std::vector<std::string> ran_order(const core::RunReport& report) {
+  std::vector<std::string> out;
+  std::ifstream log(report.log_path);
+  for (std::string line; std::getline(log, line);)
+    if (line.starts_with("ran ")) out.push_back(line.substr(4));
+  return out;
+}
+
+TEST_CASE("a JUnit 5 class's methods run in any order asked for in one launcher call; one with its own order still runs ours",
+          "[integration][local_jvm]") {
+  auto ex = executor("jupiter-order", infra_cp());
+  // Two orders of the same three tests: at most one of them is the engine's own order, so
+  // the other one is grouped only by asking Jupiter for our order.
+  for (const auto& order : std::vector<std::vector<std::string>>{{"gamma", "alpha", "beta"}, {"beta", "gamma", "alpha"}}) {
+    std::vector<std::string> ids;
+    for (const auto& m : order) ids.push_back("fixture.infra.OneCallTest#" + m);
+    auto report = run(ex, ids);
+    REQUIRE(report.results.size() == 3);
+    for (const auto& r : report.results) {
+      INFO(r.test << ": " << r.message);
+      CHECK(r.outcome == Outcome::pass);  // @BeforeAll ran once: one launcher call
+    }
+    CHECK(ran_order(report) == order);
+  }
+  auto own = run(ex, {"fixture.infra.OwnOrderTest#gamma", "fixture.infra.OwnOrderTest#beta", "fixture.infra.OwnOrderTest#alpha"});
+  CHECK(ran_order(own) == std::vector<std::string>{"gamma", "beta", "alpha"});
+}
+
 TEST_CASE("discovery expands classes and reports what does not exist", "[integration][local_jvm]") {
   auto ex = executor("discover", {testing::jvm_basic_classpath()});
   core::CancelFlag cancel{false};
