@@ -98,7 +98,22 @@ std::string check(ScanOptions& o) {
 json request_body(const ScanOptions& o) {
   json body{{"backend", o.backend}};
   if (o.backend == "local") {
-    body["classpath"] = o.classpath;
+    // Relative entries ("build/classes/java/test") are this command's, not the daemon's, whose
+    // directory is unrelated when it was started elsewhere: send them absolute.
+    std::string classpath;
+    for (size_t start = 0; start <= o.classpath.size();) {
+      size_t end = o.classpath.find(':', start);
+      if (end == std::string::npos) end = o.classpath.size();
+      std::string entry = o.classpath.substr(start, end - start);
+      std::error_code ec;
+      if (!entry.empty() && entry.front() != '/') {
+        auto abs = std::filesystem::absolute(entry, ec);
+        if (!ec) entry = abs.string();
+      }
+      if (!entry.empty()) classpath += (classpath.empty() ? "" : ":") + entry;
+      start = end + 1;
+    }
+    body["classpath"] = classpath;
     // Maven and Gradle run tests in the module's directory and tests open files relative to
     // it; the daemon's own directory is unrelated, so say where the tests are meant to run.
     std::error_code ec;

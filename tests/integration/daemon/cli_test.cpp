@@ -2,6 +2,7 @@
 // verdict file, a daemon started by the CLI when none answers, FLAKESCAN_DAEMON.
 #include <catch2/catch.hpp>
 
+#include <filesystem>
 #include <fstream>
 #include <map>
 
@@ -19,11 +20,13 @@ struct CliResult {
   std::string err;
 };
 
-CliResult cli(const std::vector<std::string>& args, const std::vector<std::string>& env = {}) {
+// `in`: the CLI's working directory (default: the fresh folder its output goes to).
+CliResult cli(const std::vector<std::string>& args, const std::vector<std::string>& env = {},
+              const std::filesystem::path& in = {}) {
   auto dir = testing::fresh_dir("cli-out");
   std::vector<std::string> argv{testing::build_path("daemon/app/flakescan").string()};
   argv.insert(argv.end(), args.begin(), args.end());
-  auto child = util::Child::spawn({.argv = argv, .extra_env = env, .working_dir = dir.string(),
+  auto child = util::Child::spawn({.argv = argv, .extra_env = env, .working_dir = (in.empty() ? dir : in).string(),
                                    .stdout_path = (dir / "out").string(), .stderr_path = (dir / "err").string()});
   REQUIRE(child);
   auto status = child->wait(std::chrono::steady_clock::now() + std::chrono::seconds(300));
@@ -61,6 +64,22 @@ TEST_CASE("the CLI scans through a running daemon and writes the verdict file", 
   auto nothing = cli({"replay", "--daemon", daemon.url(), "--scan", scan, "--test", "demo.basic.MathTest#adds"});
   CHECK(nothing.code == 1);
   CHECK_THAT(nothing.err, Catch::Contains("no failing run to replay"));
+}
+
+TEST_CASE("relative classpath entries are the CLI's, whatever the daemon's directory", "[integration][cli]") {
+  // README's example passes build/classes/java/test; against a daemon started elsewhere the
+  // daemon refused them as missing (found while scanning real projects, docs/real-projects.md).
+  testing::DaemonProcess daemon(testing::fresh_dir("cli-relative"));
+  auto cp = testing::jvm_basic_classpath();
+  auto module = testing::fresh_dir("cli-relative-module");
+  std::filesystem::create_directories(module / "lib");
+  std::filesystem::create_symlink(cp.substr(0, cp.find(':')), module / "lib/jvm-basic.jar");
+  auto r = cli({"scan", "--daemon", daemon.url(), "--classpath", "lib/jvm-basic.jar" + cp.substr(cp.find(':')), "--tests",
+                "demo.basic.MathTest#adds", "--runs", "1", "--out", (testing::fresh_dir("cli-relative-out") / "v.json").string()},
+               {}, module);
+  INFO(r.err);
+  CHECK(r.code == 0);
+  CHECK_THAT(r.out, Catch::Contains("1 tests: 0 flaky, 1 not flaky"));
 }
 
 TEST_CASE("the CLI says clearly when it cannot run", "[integration][cli]") {
