@@ -1,5 +1,6 @@
 #include "adb/host_protocol.hpp"
 
+#include <algorithm>
 #include <array>
 #include <charconv>
 #include <utility>
@@ -130,8 +131,15 @@ util::Result<std::vector<DeviceEntry>> parse_device_list(std::string_view text) 
     if (rest.empty()) return fail(Errc::malformed, "device line without a state: '" + std::string(line) + "'");
     if (rest.starts_with("no permissions")) {
       // "no permissions (user in plugdev group; ...); see [http://...]" then key:value words.
+      // Without the bracketed link the text ends at the first key: any of them, since usb: is
+      // not always there (a text cut only at " usb:" swallowed "product:..." before it).
       std::size_t end = rest.find(']');
-      end = end == std::string_view::npos ? rest.find(" usb:") : end + 1;
+      if (end != std::string_view::npos) {
+        ++end;
+      } else {
+        for (std::string_view key : {" usb:", " product:", " model:", " device:", " transport_id:"})
+          end = std::min(end, rest.find(key));
+      }
       entry.state_text = std::string(trim(rest.substr(0, end)));
       rest = end == std::string_view::npos ? std::string_view{} : trim(rest.substr(end));
     } else {

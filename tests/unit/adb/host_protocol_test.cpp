@@ -130,6 +130,24 @@ TEST_CASE("a CR inside a device line separates words like a space", "[adb][codec
   CHECK(*back == *devices);
 }
 
+// Found by fuzz_adb_host_replies (tests/fixtures/adb/host_corpus/regression-no-permissions-without-usb):
+// a "no permissions" text without its bracketed link ended only at " usb:", so without usb:
+// it swallowed "product:..." and the line did not read back as it was written.
+TEST_CASE("a no-permissions text without a link ends at the first key", "[adb][codec]") {
+  auto devices = parse_device_list("0123456789ABCDEF       no permissions (user in plugdev group) product:sdk model:m transport_id:4\n");
+  REQUIRE(devices);
+  REQUIRE(devices->size() == 1);
+  const auto& d = (*devices)[0];
+  CHECK(d.state == DeviceState::no_permissions);
+  CHECK(d.state_text == "no permissions (user in plugdev group)");
+  CHECK(d.product == "sdk");
+  CHECK(d.model == "m");
+  CHECK(d.transport_id == "4");
+  auto back = parse_device_list(format_device_list(*devices, true));
+  REQUIRE(back);
+  CHECK(*back == *devices);
+}
+
 TEST_CASE("track-jdwp pid lists", "[adb][codec]") {
   REQUIRE(*parse_pid_list("1234\n5678\n") == std::vector<int>{1234, 5678});
   REQUIRE(parse_pid_list("").value().empty());
