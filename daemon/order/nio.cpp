@@ -127,6 +127,7 @@ util::Result<std::vector<core::Verdict>> detect_nio(const core::TechniqueInput& 
   std::map<std::string, Pair> confirmed;
   std::map<std::string, Pair> unconfirmed;
   std::map<std::string, int> confirmations;  // test -> confirming runs that showed pass-then-fail
+  std::map<std::string, int> seen;           // test -> confirming runs with both executions observed
   if (!hits.empty()) {
     std::vector<core::RunSpec> confirm;
     for (auto& [t, p] : hits)
@@ -139,7 +140,6 @@ util::Result<std::vector<core::Verdict>> detect_nio(const core::TechniqueInput& 
     auto made = runner.run_all(std::move(confirm));
     if (!made && made.error().code == util::Errc::cancelled) return std::unexpected(made.error());
     if (!made && !stopped) stopped = made.error();
-    std::map<std::string, int> seen;
     if (made)
       for (auto& p : pairs_in(runner, *made)) {
         if (!core::is_observation(p.second.first) || !core::is_observation(p.second.second)) continue;
@@ -199,9 +199,16 @@ util::Result<std::vector<core::Verdict>> detect_nio(const core::TechniqueInput& 
       // repeated alone in some reruns but not all is random (timing), whatever ran before it.
       bool alone = run.spec.tests.size() == 2;
       bool after_others = !alone && confirmations[t] == 0;
+      // Reruns that ended without both outcomes (the JVM exited, e.g. a second embedded server
+      // on the same fixed port) say nothing either way: not confirmed, and not refuted.
+      int unobserved = kNioConfirmRuns - seen[t];
+      std::string why = unobserved > 0 && confirmations[t] == seen[t]
+                            ? "not confirmed: " + std::to_string(unobserved) + " of the reruns ended without an outcome "
+                              "(infrastructure, see their runs)"
+                        : after_others ? "it may depend on the tests before it"
+                                       : "running it again does not decide its outcome";
       e.reason = "failed on its second execution in " + run.spec.purpose + ", but run twice alone it failed that way in " +
-                 std::to_string(confirmations[t]) + " of " + std::to_string(kNioConfirmRuns) + " reruns: " +
-                 (after_others ? "it may depend on the tests before it" : "running it again does not decide its outcome");
+                 std::to_string(confirmations[t]) + " of " + std::to_string(kNioConfirmRuns) + " reruns: " + why;
       out.push_back(std::move(v));
     } else {
       auto v = plain_verdict(runner, t, "nio");

@@ -154,6 +154,25 @@ TEST_CASE("nio: a hit after other tests that repeats alone only sometimes is not
   CHECK(v.evidence.reason.find("tests before it") == std::string::npos);
 }
 
+TEST_CASE("nio: a rerun that ended without an outcome neither confirms nor refutes", "[order][nio]") {
+  // Seen on elastic-job (docs/real-projects.md): the two confirmations ran at once, both
+  // started an embedded ZooKeeper on port 3181, and one JVM exited; the reason said "running
+  // it again does not decide its outcome", which no run showed.
+  using core::Outcome;
+  FakeSuite suite;
+  suite.timed["p.Z#zk"] = {Outcome::pass, Outcome::fail, Outcome::pass, Outcome::fail, Outcome::infra, Outcome::infra};
+  FakeRunLog log(suite);
+  core::TechniqueInput in;
+  in.tests = {"p.Z#zk"};
+  auto verdicts = order::detect_nio(in, log, order::NioMode::isolated_method);
+  REQUIRE(verdicts);
+  const auto& v = verdict_of(*verdicts, "p.Z#zk");
+  CHECK(v.verdict == VerdictKind::flaky);
+  CHECK(v.category == Category::unknown);
+  CHECK(v.evidence.reason.find("not confirmed: 1 of the reruns ended without an outcome") != std::string::npos);
+  CHECK(v.evidence.reason.find("does not decide") == std::string::npos);
+}
+
 TEST_CASE("nio mode names parse", "[order][nio]") {
   for (auto m : {order::NioMode::isolated_method, order::NioMode::isolated_class, order::NioMode::entire_suite})
     CHECK(order::parse_nio_mode(order::nio_mode_name(m)) == m);
