@@ -14,16 +14,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-void check_patch(const std::string& name, const std::string& actual) {
-  const fs::path path = testing::fixture_dir() / "expected/patch" / name;
-  if (const char* u = std::getenv("FLAKESCAN_UPDATE_SNAPSHOTS"); u && std::string(u) == "1") {
-    fs::create_directories(path.parent_path());
-    std::ofstream(path, std::ios::binary) << actual;
-  }
-  INFO("snapshot " << path.string());
-  REQUIRE(fs::exists(path));
-  CHECK(testing::read_text(path) == actual);
-}
+void check_patch(const std::string& name, const std::string& actual) { testing::check_snapshot("patch/" + name, actual); }
 
 std::size_t count_of(const std::string& text, const std::string& needle) {
   std::size_t n = 0;

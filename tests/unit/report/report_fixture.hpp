@@ -1,6 +1,9 @@
 #pragma once
 // Shared set-up of the report tests: the fixture verdict files and sample project in
 // tests/fixtures/report/.
+#include <catch2/catch.hpp>
+
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -29,6 +32,19 @@ inline Report fixture_report(const std::string& name, SourceLocator& locator) {
   auto file = load_verdict_file((fixture_dir() / name).string());
   if (!file) throw std::runtime_error(file.error().message);
   return locate_all(*file, locator, project_dir(), "0.1.0");
+}
+
+// Compares `actual` byte for byte with tests/fixtures/report/expected/NAME; with
+// FLAKESCAN_UPDATE_SNAPSHOTS=1 writes it there first (review the diff).
+inline void check_snapshot(const std::string& name, const std::string& actual) {
+  const std::filesystem::path path = fixture_dir() / "expected" / name;
+  if (const char* u = std::getenv("FLAKESCAN_UPDATE_SNAPSHOTS"); u && std::string(u) == "1") {
+    std::filesystem::create_directories(path.parent_path());
+    std::ofstream(path, std::ios::binary) << actual;
+  }
+  INFO("snapshot " << path.string());
+  REQUIRE(std::filesystem::exists(path));
+  CHECK(read_text(path) == actual);
 }
 
 }  // namespace flakescan::report::testing
