@@ -106,7 +106,11 @@ TEST_CASE("the CLI says clearly when it cannot run", "[integration][cli]") {
 
 TEST_CASE("without a daemon the CLI starts one itself and stops it afterwards", "[integration][cli]") {
   auto home = testing::fresh_dir("cli-home");
-  // A port nobody uses, so this test never meets a daemon of the machine's.
+  // The CLI starts a daemon only on its default address, so nothing else may hold it: no
+  // other test of the suite uses it (each names a daemon of its own).
+  auto taken = cli({"suspects", "--json", "--daemon", "http://127.0.0.1:7711"}, {"FLAKESCAN_HOME=" + home.string()});
+  INFO("a flakescand already answers at 127.0.0.1:7711 (a developer's, or scripts/scan-examples'): stop it to run this test");
+  REQUIRE(taken.code != 0);
   auto r = cli({"scan", "--classpath", testing::jvm_basic_classpath(), "--tests", "demo.basic.MathTest#adds", "--runs", "2"},
                {"FLAKESCAN_HOME=" + home.string(), "FLAKESCAN_DAEMON="});
   INFO(r.err);

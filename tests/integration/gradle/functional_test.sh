@@ -21,11 +21,22 @@ check() {  # check DESCRIPTION COMMAND...
 }
 has() { grep -qF -- "$2" "$1"; }
 
-stop_gradle() { gradle --stop >/dev/null 2>&1 || true; }
-trap stop_gradle EXIT
-
 rm -rf "$work"
 mkdir -p "$work"
+
+# A daemon of this test's own (port 0), named to every scan: the CLI's default port
+# (127.0.0.1:7711) belongs to the CLI's own auto-start test and to a developer's daemon, and
+# two runs auto-starting there at once would share, then lose, one daemon.
+"$(dirname "$flakescan")/flakescand" --listen 127.0.0.1:0 --port-file "$work/daemon.port" \
+  --data-dir "$work/daemon-home" >"$work/daemon.log" 2>&1 &
+daemon_pid=$!
+for _ in $(seq 400); do [ -s "$work/daemon.port" ] && break; sleep 0.05; done
+daemon_url="http://127.0.0.1:$(cat "$work/daemon.port" 2>/dev/null)"
+stop_all() {
+  gradle --stop >/dev/null 2>&1 || true
+  kill "$daemon_pid" 2>/dev/null || true
+}
+trap stop_all EXIT
 for project in jvm-project clean-project android-project; do
   cp -r "$fixtures/$project" "$work/$project"
   find "$work/$project" -type f \( -name '*.gradle' -o -name '*.java' \) -exec \
@@ -36,7 +47,9 @@ done
 run_gradle() {
   local name=$1 project=$2
   shift 2
-  (cd "$work/$project" && gradle --offline --console=plain -Pflakescan.executable="$flakescan" "$@") \
+  local daemon=(-Pflakescan.daemon="$daemon_url")
+  case " $* " in *" -Pflakescan.daemon="*) daemon=() ;; esac
+  (cd "$work/$project" && gradle --offline --console=plain -Pflakescan.executable="$flakescan" "${daemon[@]}" "$@") \
     >"$work/$name.log" 2>&1
   status=$?
   echo "# gradle $* in $project: exit $status (log $work/$name.log)"
