@@ -63,6 +63,18 @@ util::Result<void> JdwpVm::check_alive() const {
 // ---- end ----------------------------------------------------------------------------------
 
 util::Result<void> JdwpVm::detach(Deadline deadline) {
+  // Every request is cleared before Dispose. An event that fires while the VM handles Dispose
+  // can leave its thread suspended with no debugger to resume it: seen under CPU load, the
+  // end-of-test breakpoint hit as the debugger detached kept a runner at
+  // RunNotifier.fireTestFinished until the run's deadline. Once no request is left no event
+  // can fire, and Dispose resumes the threads that earlier events suspended.
+  std::vector<core::RequestHandle> handles;
+  {
+    std::lock_guard lock(mutex_);
+    for (const auto& [handle, request] : requests_) handles.push_back(handle);
+  }
+  for (auto handle : handles) (void)clear(handle, deadline);  // a VM that is gone needs none
+  (void)client_->call<ErClearAllBreakpoints>({}, deadline);
   auto r = client_->call<VmDispose>({}, deadline);
   client_->close("detached");
   if (!r) return std::unexpected(r.error());
