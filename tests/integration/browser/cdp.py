@@ -138,8 +138,15 @@ class Browser:
     def wait_until(self, expression, what, timeout=30):
         deadline = time.monotonic() + timeout
         while True:
-            if self.evaluate(expression):
-                return
+            try:
+                if self.evaluate(expression):
+                    return
+            except BrowserError as e:
+                # The page may be navigating (the live page turns into the report when its scan
+                # ends): the evaluation then fails with "Inspected target navigated or closed"
+                # and the condition is asked again of the new page.
+                if "navigated or closed" not in str(e) and "Execution context was destroyed" not in str(e):
+                    raise
             if time.monotonic() > deadline:
                 raise BrowserError("waited %d s for: %s" % (timeout, what))
             # Collect whatever the browser sent meanwhile (keeps the pipe drained).
