@@ -102,9 +102,13 @@ util::Result<std::optional<Role>> LooperSession::role_at_hook(core::ThreadRef th
   auto self = vm_.this_object(thread, 0, deadline);
   if (!self) return std::unexpected(self.error());
   if (*self != main_queue_) return std::optional<Role>{};
-  if (thread == main_thread_) return std::optional<Role>{Role::main};
-  if (thread == testing_) return std::optional<Role>{Role::testing};
-  return std::optional<Role>{Role::background};
+  return std::optional<Role>{role_of(thread)};
+}
+
+Role LooperSession::role_of(core::ThreadRef thread) const {
+  if (thread == main_thread_) return Role::main;
+  if (thread == testing_) return Role::testing;
+  return Role::background;
 }
 
 util::Result<std::vector<std::string>> LooperSession::posting_stack(core::ThreadRef thread, core::Deadline deadline) {

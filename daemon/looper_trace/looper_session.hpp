@@ -35,6 +35,10 @@ struct HookConfig {
   std::string method = "enqueueMessage";
   std::string signature = "(Landroid/os/Message;J)Z";
   std::string looper_class = "android.os.Looper";
+  // The dispatch step (message traces, ALGORITHMS.md section 2): Handler.dispatchMessage.
+  std::string dispatch_class = "android.os.Handler";
+  std::string dispatch_method = "dispatchMessage";
+  std::string dispatch_signature = "(Landroid/os/Message;)V";
   std::vector<EndMarker> end_markers = {{"java.lang.Thread", "setName"},
                                         {"org.junit.runner.notification.RunNotifier", "fireTestFinished"}};
 };
@@ -65,6 +69,11 @@ class LooperSession {
   util::Result<void> on_test_started(core::ThreadRef testing, core::Deadline deadline);
   bool started() const { return bool(testing_); }
   core::ThreadRef testing() const { return testing_; }
+  core::ThreadRef main_thread() const { return main_thread_; }
+  core::ObjectRef main_queue() const { return main_queue_; }
+  // The thread's role once the test started (main, testing, or any other: background).
+  Role role_of(core::ThreadRef thread) const;
+  const HookConfig& hook() const { return hook_; }
 
   // At a hook stop: the posting thread's role, or nullopt when the queue is not the main one.
   util::Result<std::optional<Role>> role_at_hook(core::ThreadRef thread, core::Deadline deadline);

@@ -1,0 +1,173 @@
+#include "event_order/message_scheduler.hpp"
+
+#include <algorithm>
+#include <map>
+#include <optional>
+#include <set>
+
+#include "looper_trace/message_recorder.hpp"
+#include "util/log.hpp"
+
+namespace flakescan::event_order {
+
+using Clock = std::chrono::steady_clock;
+using namespace std::chrono_literals;
+using Kind = looper_trace::LooperSession::Kind;
+
+bool MessageScheduleResult::all_realised() const {
+  return std::all_of(realised.begin(), realised.end(), [](bool r) { return r; });
+}
+
+namespace {
+
+struct Held {
+  core::VmEvent event;
+  std::string key;
+  Clock::time_point since;
+};
+
+// Keys of the messages dispatched so far (dispatch began).
+std::set<std::string> dispatched_keys(const looper_trace::MessageTrace& trace) {
+  std::set<std::string> out;
+  for (const auto& m : trace.messages)
+    if (m.dispatched_at_ms) out.insert(m.identity.key());
+  return out;
+}
+
+// What `key` still waits for: the keys it must follow that were not dispatched yet.
+std::vector<std::string> waiting_for(const std::vector<Placement>& placements, const std::string& key,
+                                     const std::set<std::string>& dispatched) {
+  std::vector<std::string> out;
+  for (const auto& p : placements)
+    if (p.message == key && !dispatched.contains(p.after)) out.push_back(p.after);
+  return out;
+}
+
+void judge(const std::vector<Placement>& placements, MessageScheduleResult& out) {
+  std::map<std::string, double> at;
+  for (const auto& m : out.trace.messages)
+    if (m.dispatched_at_ms) at.emplace(m.identity.key(), *m.dispatched_at_ms);
+  out.realised.clear();
+  for (const auto& p : placements) {
+    auto m = at.find(p.message);
+    auto a = at.find(p.after);
+    out.realised.push_back(m != at.end() && a != at.end() && a->second <= m->second);
+  }
+}
+
+}  // namespace
+
+util::Result<void> run_message_schedule(core::Vm& vm, const std::string& test, const std::vector<Placement>& placements,
+                                        const MessageScheduleOptions& options, MessageScheduleResult& out) {
+  static auto log = util::logger("explore");
+  auto method = looper_trace::TestMethod::parse(test);
+  if (!method) return std::unexpected(method.error());
+  const auto end_by = Clock::now() + options.deadline;
+  auto call = [] { return core::deadline_in(10s); };
+  out = MessageScheduleResult{};  // a retried run starts again from scratch
+  looper_trace::LooperSession session(vm, *method, options.hook);
+  looper_trace::MessageRecorder recorder(session, test);
+  if (auto r = recorder.start(call()); !r) return r;
+  if (auto r = session.start(call()); !r) return r;
+  std::vector<Held> held;
+  int current_line = -1;
+
+  auto release_ready = [&](bool everyone) -> util::Result<void> {
+    auto dispatched = dispatched_keys(recorder.trace());
+    for (auto it = held.begin(); it != held.end();) {
+      bool timed_out = Clock::now() - it->since >= options.wait;
+      if (!everyone && !timed_out && !waiting_for(placements, it->key, dispatched).empty()) {
+        ++it;
+        continue;
+      }
+      if (timed_out) out.note += it->key + " was released after waiting " + std::to_string(options.wait.count()) + " ms; ";
+      if (auto r = session.resume(it->event, call()); !r) return r;
+      it = held.erase(it);
+    }
+    return {};
+  };
+  auto finish = [&]() {
+    out.trace = recorder.finish();
+    judge(placements, out);
+  };
+
+  while (Clock::now() < end_by) {
+    auto ev = vm.next_event(core::deadline_in(50ms));
+    if (!ev) {
+      if (ev.error().code == util::Errc::disconnected) {
+        finish();
+        return {};
+      }
+      if (ev.error().code != util::Errc::timeout) return std::unexpected(ev.error());
+      if (auto r = release_ready(false); !r) return r;
+      continue;
+    }
+    if (recorder.is_dispatch(*ev)) {
+      if (auto r = recorder.on_dispatch(*ev, call()); !r) return std::unexpected(r.error());
+      if (auto r = session.resume(*ev, call()); !r) return r;
+      if (auto r = release_ready(false); !r) return r;
+      continue;
+    }
+    switch (session.classify(*ev)) {
+      case Kind::vm_end:
+        finish();
+        return {};
+      case Kind::end_of_test:
+        if (!held.empty()) out.note += "the test ended while messages were held; ";
+        if (auto r = release_ready(true); !r) return r;
+        finish();
+        return session.resume(*ev, call());
+      case Kind::line:
+        if (!session.started())
+          if (auto r = session.on_test_started(ev->thread, call()); !r) return r;
+        if (ev->thread == session.testing()) current_line = ev->frame.line;
+        break;
+      case Kind::hook: {
+        auto index = recorder.on_send(*ev, current_line, call());
+        if (!index) return std::unexpected(index.error());
+        if (!*index) break;
+        const auto& m = recorder.trace().messages[**index];
+        auto key = m.identity.key();
+        auto waits = waiting_for(placements, key, dispatched_keys(recorder.trace()));
+        if (waits.empty()) break;
+        if (ev->thread == session.main_thread()) {
+          out.note += key + " is posted by the main thread, which is never held; ";
+          break;
+        }
+        log->debug("{}: holding {} until {} is dispatched", test, m.identity.str(), waits.front());
+        held.push_back({*ev, key, Clock::now()});
+        continue;  // the poster stays at the hook
+      }
+      default: break;
+    }
+    if (auto r = session.resume(*ev, call()); !r) return r;
+  }
+  (void)release_ready(true);
+  finish();
+  return util::fail(util::Errc::timeout, "message schedule run of " + test + " did not finish in time");
+}
+
+std::string format_placements(const std::vector<Placement>& placements) {
+  std::string out;
+  for (const auto& p : placements) out += p.message + " after " + p.after + "\n";
+  return out;
+}
+
+util::Result<std::vector<Placement>> parse_placements(const std::string& text) {
+  std::vector<Placement> out;
+  size_t start = 0;
+  while (start < text.size()) {
+    auto end = text.find('\n', start);
+    if (end == std::string::npos) end = text.size();
+    auto line = text.substr(start, end - start);
+    start = end + 1;
+    if (line.empty()) continue;
+    auto sep = line.find(" after ");
+    if (sep == std::string::npos || sep == 0 || sep + 7 >= line.size())
+      return util::fail(util::Errc::invalid_argument, "bad placement (want '<key> after <key>'): " + line);
+    out.push_back({line.substr(0, sep), line.substr(sep + 7)});
+  }
+  return out;
+}
+
+}  // namespace flakescan::event_order

@@ -1,0 +1,58 @@
+#pragma once
+// MessageRecorder: fills a MessageTrace from the stops of a LooperSession (ALGORITHMS.md
+// section 2). The send step is the session's enqueue hook, on every queue: the message
+// and its `when` are the hook method's arguments, the delay is sendMessageDelayed's
+// argument when that frame is on the posting stack (post, postDelayed, sendMessageDelayed)
+// and otherwise `when` minus the uptime, estimated from earlier delayed sends. The
+// dispatch step is a method-entry breakpoint on Handler.dispatchMessage; the message
+// object ties it to its send. Which looper thread owns a queue: the main queue is known
+// once the test started, the others are learned from their first dispatch.
+//
+// Only messages sent after the test method started are recorded (the setup's messages go
+// to an earlier main looper). Both the message tracer and the message scheduler use it,
+// so occurrences count the same way in both.
+#include <map>
+#include <optional>
+
+#include "looper_trace/looper_session.hpp"
+#include "looper_trace/message_trace.hpp"
+
+namespace flakescan::looper_trace {
+
+class MessageRecorder {
+ public:
+  MessageRecorder(LooperSession& session, std::string test);
+
+  // Installs the dispatch breakpoint (suspends the dispatching thread).
+  util::Result<void> start(core::Deadline deadline);
+  bool is_dispatch(const core::VmEvent& event) const { return event.handle == dispatch_bp_; }
+
+  // At a hook stop (the poster suspended): the message's index, or nullopt when the test
+  // has not started yet.
+  util::Result<std::optional<size_t>> on_send(const core::VmEvent& event, int statement_line, core::Deadline deadline);
+  // At a dispatch stop: the index of the message being dispatched, or nullopt when it was
+  // not recorded (sent before the test).
+  util::Result<std::optional<size_t>> on_dispatch(const core::VmEvent& event, core::Deadline deadline);
+
+  const MessageTrace& trace() const { return trace_; }
+  // The trace with handlers learned after the send filled in.
+  MessageTrace finish();
+  // Milliseconds since the recorder was made.
+  double now_ms() const;
+
+ private:
+  int thread_index(core::ThreadRef thread, core::Deadline deadline);
+
+  LooperSession& session_;
+  MessageTrace trace_;
+  core::RequestHandle dispatch_bp_ = 0;
+  OccurrenceCounter occurrences_;
+  std::map<std::uint64_t, int> threads_;          // runtime thread id -> index
+  std::map<std::uint64_t, size_t> pending_;       // message object id -> undispatched message
+  std::vector<std::uint64_t> queue_of_;           // per message: its queue's object id
+  std::map<std::uint64_t, int> queue_thread_;     // queue object id -> looper thread index
+  std::optional<double> uptime_base_;             // uptime at now_ms() == 0
+  std::chrono::steady_clock::time_point origin_ = std::chrono::steady_clock::now();
+};
+
+}  // namespace flakescan::looper_trace
