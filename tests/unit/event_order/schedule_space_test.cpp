@@ -46,6 +46,9 @@ TEST_CASE("the ordering logic finds each example's racing statement from measure
   for (const auto& t : expectations["tests"]) {
     const std::string id = t["id"];
     INFO(id);
+    // Multi-message examples (#14): holding one event at a time never fails them, and they
+    // have no recorded trace; the multi-message strategy's own tests cover them.
+    if (t.contains("needs")) continue;
     auto trace = load_trace(id);
     auto async = trace.async_events();
     REQUIRE_FALSE(async.empty());
