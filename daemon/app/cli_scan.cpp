@@ -22,11 +22,12 @@ namespace {
 using nlohmann::json;
 
 struct ScanOptions {
-  std::string classpath, tests_file, backend = "local", apk, test_apk, runner, techniques, isolation, out = "verdicts.json";
+  std::string classpath, tests_file, backend = "local", apk, test_apk, runner, techniques, isolation, strategy, out = "verdicts.json";
   std::string working_dir;  // local: the test JVMs' working directory; empty: this command's current directory
   std::vector<std::string> tests, adb_servers;
   bool clear_state = false;
-  std::optional<int> runs, timeout_seconds, parallel, max_runs, max_seconds, max_orders;
+  std::optional<int> runs, timeout_seconds, parallel, max_runs, max_seconds, max_orders, max_runs_per_test,
+      max_seconds_per_test;
   std::optional<std::uint64_t> seed;
   std::vector<std::string> all_tests;  // --tests and the lines of --tests-file, after check()
 };
@@ -139,6 +140,9 @@ json request_body(const ScanOptions& o) {
   if (o.max_runs) budget["max_runs"] = *o.max_runs;
   if (o.max_seconds) budget["max_seconds"] = *o.max_seconds;
   if (o.max_orders) budget["max_orders"] = *o.max_orders;
+  if (o.max_runs_per_test) budget["max_runs_per_test"] = *o.max_runs_per_test;
+  if (o.max_seconds_per_test) budget["max_seconds_per_test"] = *o.max_seconds_per_test;
+  if (!o.strategy.empty()) body["strategy"] = o.strategy;
   if (!budget.empty()) body["budget"] = budget;
   if (!o.isolation.empty()) body["isolation"] = o.isolation;
   return body;
@@ -254,6 +258,16 @@ CommandDef scan_command() {
             cmd.add_option("--max-runs", o->max_runs, "budget: total runs")->type_name("N");
             cmd.add_option("--max-seconds", o->max_seconds, "budget: wall time")->type_name("N");
             cmd.add_option("--max-orders", o->max_orders, "budget of the order technique: orders tried (default 10)")
+                ->type_name("N");
+            cmd.add_option("--strategy", o->strategy,
+                           "explore: maxdiff (default: maximum differentiation over happens-before intervals), "
+                           "flakescanner (one event delayed at a time) or both")
+                ->type_name("NAME")
+                ->check(CLI::IsMember({"flakescanner", "maxdiff", "both"}));
+            cmd.add_option("--max-runs-per-test", o->max_runs_per_test, "budget of explore: debugged runs per test (default 40)")
+                ->type_name("N");
+            cmd.add_option("--max-seconds-per-test", o->max_seconds_per_test,
+                           "budget of explore: wall time per test (default 120)")
                 ->type_name("N");
             cmd.add_option("--parallel", o->parallel, "runs at the same time (default: the machine's cores)")->type_name("N");
             cmd.add_option("--out", o->out, "where to write the verdict file (default verdicts.json)")->type_name("FILE");

@@ -4,6 +4,8 @@
 // to report progress. Techniques never see the store, HTTP, or processes.
 #include <cstdint>
 #include <functional>
+#include <optional>
+#include <string_view>
 #include <string>
 #include <vector>
 
@@ -39,13 +41,21 @@ struct Budget {
   int max_orders = 10;      // order: number of orders tried
   int max_runs = 2000;      // any technique: total runs
   int max_seconds = 1800;   // any technique: wall time
+  int max_runs_per_test = 40;      // explore: runs per test (trace, bounds, schedules)
+  int max_seconds_per_test = 120;  // explore: wall time per test
 };
+
+// Which event-order exploration `explore` makes (ALGORITHMS.md sections 1 and 2).
+enum class ExploreStrategy { flakescanner, maxdiff, both };
+const char* strategy_name(ExploreStrategy strategy);
+std::optional<ExploreStrategy> parse_strategy(std::string_view name);
 
 struct TechniqueInput {
   std::vector<std::string> tests;  // method-level ids, in the project's original order
   Budget budget;
   std::uint64_t seed = 1;
   bool fresh_jvm_per_run = true;   // rerun isolation: one process per run, or one for all
+  ExploreStrategy strategy = ExploreStrategy::maxdiff;
 };
 
 // A technique: inputs in, verdicts out (one per test it has something to say about).

@@ -2,154 +2,101 @@
 
 #include <chrono>
 
+#include "event_order/explore_strategies.hpp"
 #include "event_order/schedule_space.hpp"
 #include "rerun/outcome_tally.hpp"
-#include "util/log.hpp"
 
 namespace flakescan::event_order {
 
-namespace {
-
-std::string position_name(int position) { return position == end_of_test ? "end" : std::to_string(position); }
-
-core::RunSpec spec_for(const std::string& test, std::string purpose) {
-  core::RunSpec spec;
-  spec.tests = {test};
-  spec.technique = "explore";
-  spec.purpose = std::move(purpose);
-  return spec;
-}
+using Clock = std::chrono::steady_clock;
 
 core::Outcome outcome_of(const core::RecordedRun& run) { return run.report.outcome_at(0); }
 
-struct TestExploration {
-  const std::string& test;
-  const ExploreOptions& options;
-  core::RunLog& runs;
-  rerun::OutcomeTally tally;
-  std::int64_t passing_run = 0;
-  int runs_made = 0;
+bool Exploration::can_run() {
+  if (runs.cancelled()) return false;
+  if (runs_made < run_budget && Clock::now() < deadline) return true;
+  budget_ended = true;
+  return false;
+}
 
-  util::Result<core::RecordedRun> schedule(const std::string& key, std::optional<int> position, const std::string& purpose,
-                                           ScheduleResult& result) {
-    auto run = runs.run_debugged(spec_for(test, purpose), [&](core::Vm& vm) {
-      return run_schedule(vm, test, ScheduleRequest{key, position}, options.schedule, result);
-    });
-    if (run) note(*run);
-    return run;
-  }
+void Exploration::note(const core::RecordedRun& run) {
+  ++runs_made;
+  if (run.id == 0) return;
+  tally.add(run);
+  if (!passing_run && outcome_of(run) == core::Outcome::pass) passing_run = run.id;
+}
 
-  void note(const core::RecordedRun& run) {
-    ++runs_made;
-    if (run.id == 0) return;
-    tally.add(run);
-    if (!passing_run && outcome_of(run) == core::Outcome::pass) passing_run = run.id;
-  }
-};
+core::RunSpec Exploration::spec(const std::string& purpose) const {
+  core::RunSpec spec;
+  spec.tests = {test};
+  spec.technique = "explore";
+  spec.purpose = purpose;
+  spec.seed = seed;
+  return spec;
+}
 
-util::Result<core::Verdict> explore_test(const std::string& test, const ExploreOptions& options, core::RunLog& runs,
-                                         int run_budget) {
-  static auto log = util::logger("explore");
-  TestExploration x{test, options, runs, {}, 0, 0};
-  core::Verdict verdict;
-  verdict.test = test;
-  verdict.technique = "explore";
+namespace {
 
-  looper_trace::Trace trace;
-  auto traced = runs.run_debugged(spec_for(test, "trace " + test), [&](core::Vm& vm) {
-    return looper_trace::trace_test(vm, test, options.trace, trace);
-  });
-  if (!traced) return std::unexpected(traced.error());
-  x.note(*traced);
-  trace.outcome = outcome_of(*traced);
-  auto finish = [&](core::VerdictKind kind, std::string reason) {
-    verdict = rerun::verdict_from_tally(test, x.tally.find(test), "explore", core::Category::concurrency);
-    std::string seen = verdict.evidence.reason;
-    if (kind != core::VerdictKind::flaky && verdict.verdict == core::VerdictKind::flaky) {
-      // It failed and passed, but no schedule explains the failure: flaky all the same, with
-      // no category of explore's (never not_flaky: the failure was observed).
-      verdict.category = core::Category::unknown;
-      reason += "; yet " + seen + " without a schedule that explains the failure";
-    } else if (kind == core::VerdictKind::could_not_run && verdict.verdict != core::VerdictKind::flaky) {
-      verdict.verdict = kind;
+core::Verdict explore_test(const std::string& test, const ExploreOptions& options, core::RunLog& runs,
+                           const core::TechniqueInput& input, int run_budget, Clock::time_point deadline) {
+  Exploration x{test, options, runs, run_budget, deadline, input.seed};
+  const auto strategy = input.strategy;
+  std::string summary, no_outcome;
+  std::optional<Found> found;
+  std::optional<util::Error> failed;
+  auto attempt = [&](util::Result<StrategyResult> (*fn)(Exploration&)) {
+    if (found || failed) return;
+    auto r = fn(x);
+    if (!r) {
+      failed = r.error();
+      return;
     }
-    verdict.technique = "explore";
-    verdict.evidence.reason = std::move(reason);
-    return verdict;
+    if (r->found) found = std::move(r->found);
+    if (!r->summary.empty()) summary += (summary.empty() ? "" : "; ") + r->summary;
+    if (!r->no_outcome.empty() && no_outcome.empty()) no_outcome = r->no_outcome;
   };
-  if (!core::is_observation(trace.outcome))
-    return finish(core::VerdictKind::could_not_run,
-                  "the traced run did not give an outcome: " + traced->report.infra_reason + " " +
-                      (traced->report.results.empty() ? "" : traced->report.results[0].message));
-  auto async = trace.async_events();
-  log->info("{}: traced {} events on the main queue, {} async", test, trace.events.size(), async.size());
-  if (async.empty())
-    return finish(core::VerdictKind::not_flaky, "no async event reached the main queue: nothing to reorder");
+  if (strategy != core::ExploreStrategy::flakescanner) attempt(explore_maxdiff);
+  if (strategy != core::ExploreStrategy::maxdiff) attempt(explore_flakescanner);
 
-  int explored = 0;
-  std::string summary;
-  for (size_t n = 0; n < async.size() && n < size_t(options.max_async_events); ++n) {
-    const auto& event = trace.events[async[n]];
-    const std::string key = event.identity.key();
-    // Algorithm 2: the what-if run gives the upper bound (and the end-of-test position).
-    ScheduleResult what_if;
-    auto bound_run = x.schedule(key, std::nullopt, "what-if upper bound of " + event.identity.str(), what_if);
-    if (!bound_run) return std::unexpected(bound_run.error());
-    if (!what_if.event_seen) {
-      summary += " event " + event.identity.str() + " did not recur;";
-      continue;
-    }
-    auto space = schedule_space(trace, async[n], what_if.blocked_at);
-    std::vector<PositionOutcome> outcomes(space.positions.size(), PositionOutcome::untried);
-    std::vector<std::int64_t> run_ids(space.positions.size(), 0);
-    if (!what_if.blocked_at && !space.positions.empty() && what_if.realised && core::is_observation(outcome_of(*bound_run))) {
-      outcomes[0] = core::is_failure(outcome_of(*bound_run)) ? PositionOutcome::fail : PositionOutcome::pass;
-      run_ids[0] = bound_run->id;
-    }
-    while (auto next = next_position(outcomes)) {
-      if (x.runs_made >= run_budget || runs.cancelled()) break;
-      int position = space.positions[*next];
-      ScheduleResult result;
-      auto run = x.schedule(key, position, "delay " + event.identity.str() + " to " + position_name(position), result);
-      if (!run) return std::unexpected(run.error());
-      bool realised = result.realised && core::is_observation(outcome_of(*run));
-      outcomes[*next] = !realised ? PositionOutcome::unrealised
-                        : core::is_failure(outcome_of(*run)) ? PositionOutcome::fail : PositionOutcome::pass;
-      run_ids[*next] = run->id;
-      log->info("{}: {} delayed to {}: {}{}", test, event.identity.str(), position_name(position),
-                core::outcome_name(outcome_of(*run)), realised ? "" : " (not realised: " + result.note + ")");
-    }
-    ++explored;
-    auto race = racing_statement(trace, space, outcomes);
-    if (race && x.passing_run) {
-      verdict = finish(core::VerdictKind::flaky, "");
-      verdict.verdict = core::VerdictKind::flaky;
-      verdict.category = core::Category::concurrency;
-      int at = space.positions[race->failing];
-      auto& ev = verdict.evidence;
-      ev.passing_run = x.passing_run;
-      ev.failing_run = run_ids[race->failing];
-      ev.reproducer = {test};
-      ev.details["event"] = event.identity.str();
-      ev.details["event_key"] = key;
-      ev.details["event_thread"] = event.thread_name;
-      ev.details["delayed_to_statement"] = position_name(at);
-      ev.details["racing_line"] = std::to_string(race->racing_line);
-      ev.details["lower_bound_line"] = std::to_string(space.lower_line);
-      ev.details["upper_bound_line"] = space.upper_line ? std::to_string(*space.upper_line) : "end";
-      ev.reason = "the async event posted by thread '" + event.thread_name + "' during line " +
-                  std::to_string(space.lower_line) + " makes the test fail when it is delayed to " +
-                  (at == end_of_test ? std::string("the end of the test") : "just before line " + std::to_string(at)) +
-                  " and pass when it comes before line " + std::to_string(race->racing_line) +
-                  " (the racing statement)";
-      return verdict;
-    }
-    summary += " event " + event.identity.str() + ": " + std::to_string(space.positions.size()) + " positions between line " +
-               std::to_string(space.lower_line) + " and " + (space.upper_line ? "line " + std::to_string(*space.upper_line) : "the end") + ";";
-    if (x.runs_made >= run_budget) break;
+  core::Verdict verdict = rerun::verdict_from_tally(test, x.tally.find(test), "explore", core::Category::concurrency);
+  verdict.technique = "explore";
+  auto& ev = verdict.evidence;
+  ev.details["strategy"] = core::strategy_name(strategy);
+  if (found) {
+    verdict.verdict = core::VerdictKind::flaky;
+    verdict.category = core::Category::concurrency;
+    ev.passing_run = x.passing_run;
+    ev.failing_run = found->failing_run;
+    ev.reproducer = {test};
+    for (auto& [k, v] : found->details) ev.details[k] = v;
+    ev.reason = found->reason;
+    return verdict;
   }
-  return finish(core::VerdictKind::not_flaky, "explored " + std::to_string(explored) + " async event(s) in " +
-                                                  std::to_string(x.runs_made) + " runs, no failing schedule:" + summary);
+  std::string reason;
+  core::VerdictKind kind = core::VerdictKind::not_flaky;
+  if (failed) {
+    kind = core::VerdictKind::could_not_run;
+    reason = "exploration failed: " + util::describe(*failed);
+  } else if (!no_outcome.empty() && summary.empty()) {
+    kind = core::VerdictKind::could_not_run;
+    reason = no_outcome;
+  } else {
+    reason = summary;
+    if (x.budget_ended)
+      reason += "; the budget (" + std::to_string(run_budget) + " runs per test, " +
+                std::to_string(input.budget.max_seconds_per_test) + " s per test, or the scan's) ended the search, not the search itself";
+  }
+  const std::string seen = ev.reason;
+  if (verdict.verdict == core::VerdictKind::flaky) {
+    // It failed and passed, but no realised schedule explains the failure: flaky all the
+    // same, with no category of explore's (never not_flaky: the failure was observed).
+    verdict.category = core::Category::unknown;
+    reason += "; yet " + seen + " without a schedule that explains the failure";
+  } else if (kind == core::VerdictKind::could_not_run || verdict.verdict == core::VerdictKind::not_flaky) {
+    if (verdict.verdict != core::VerdictKind::failing) verdict.verdict = kind;
+  }
+  ev.reason = reason;
+  return verdict;
 }
 
 }  // namespace
@@ -157,25 +104,17 @@ util::Result<core::Verdict> explore_test(const std::string& test, const ExploreO
 core::TechniqueFn explore_technique(ExploreOptions options) {
   return [options](const core::TechniqueInput& input, core::RunLog& runs) -> util::Result<std::vector<core::Verdict>> {
     std::vector<core::Verdict> out;
-    const auto started = std::chrono::steady_clock::now();
+    const auto started = Clock::now();
+    const auto scan_deadline = started + std::chrono::seconds(input.budget.max_seconds);
     int budget_left = input.budget.max_runs;
     for (const auto& test : input.tests) {
       if (runs.cancelled()) return util::fail(util::Errc::cancelled, "scan cancelled");
-      if (std::chrono::steady_clock::now() - started > std::chrono::seconds(input.budget.max_seconds)) break;
+      const auto test_deadline = std::min(scan_deadline, Clock::now() + std::chrono::seconds(input.budget.max_seconds_per_test));
       runs.plan(3);
-      auto verdict = explore_test(test, options, runs, std::min(budget_left, 40));
-      if (!verdict) {
-        if (verdict.error().code == util::Errc::cancelled) return std::unexpected(verdict.error());
-        core::Verdict v;
-        v.test = test;
-        v.technique = "explore";
-        v.verdict = core::VerdictKind::could_not_run;
-        v.evidence.reason = "exploration failed: " + util::describe(verdict.error());
-        out.push_back(std::move(v));
-        continue;
-      }
-      budget_left -= verdict->runs.total;
-      out.push_back(std::move(*verdict));
+      auto verdict = explore_test(test, options, runs, input, std::min(budget_left, input.budget.max_runs_per_test), test_deadline);
+      if (runs.cancelled()) return util::fail(util::Errc::cancelled, "scan cancelled");
+      budget_left -= verdict.runs.total;
+      out.push_back(std::move(verdict));
     }
     return out;
   };
@@ -183,10 +122,23 @@ core::TechniqueFn explore_technique(ExploreOptions options) {
 
 util::Result<core::RecordedRun> replay_schedule(const std::string& test, const std::map<std::string, std::string>& details,
                                                 core::RunLog& runs, const ExploreOptions& options) {
+  if (auto placements = details.find("placements"); placements != details.end()) {
+    auto parsed = parse_placements(placements->second);
+    if (!parsed) return std::unexpected(parsed.error());
+    core::RunSpec spec;
+    spec.tests = {test};
+    spec.technique = "replay";
+    spec.purpose = "replay: maxdiff order with " + std::to_string(parsed->size()) + " placement(s)";
+    MessageScheduleResult result;
+    return runs.run_debugged(spec, [&](core::Vm& vm) {
+      return run_message_schedule(vm, test, *parsed, options.message_schedule, result);
+    });
+  }
   auto key = details.find("event_key");
   auto to = details.find("delayed_to_statement");
   if (key == details.end() || to == details.end())
-    return util::fail(util::Errc::invalid_argument, "the verdict has no schedule (event_key, delayed_to_statement)");
+    return util::fail(util::Errc::invalid_argument,
+                      "the verdict has no schedule (placements, or event_key and delayed_to_statement)");
   int position = end_of_test;
   if (to->second != "end") {
     try {
@@ -196,8 +148,10 @@ util::Result<core::RecordedRun> replay_schedule(const std::string& test, const s
     }
   }
   ScheduleResult result;
-  auto spec = spec_for(test, "replay: delay " + key->second + " to " + to->second);
+  core::RunSpec spec;
+  spec.tests = {test};
   spec.technique = "replay";
+  spec.purpose = "replay: delay " + key->second + " to " + to->second;
   return runs.run_debugged(spec, [&](core::Vm& vm) {
     return run_schedule(vm, test, ScheduleRequest{key->second, position}, options.schedule, result);
   });

@@ -110,6 +110,16 @@ std::vector<HbEdge> hb_edges(const looper_trace::MessageTrace& trace) {
   for (size_t i = 0; i < ms.size(); ++i)
     for (size_t j = i + 1; j < ms.size(); ++j)
       if (auto d = direct(ms[i], ms[j])) out.push_back(d->reversed ? HbEdge{j, i, d->rule} : HbEdge{i, j, d->rule});
+  // Rule 6 (ours, beside the seed's five): a thread started while message m0 was dispatched
+  // sends everything after m0. A pair already related by rules 1-5 keeps that rule.
+  for (size_t j = 0; j < ms.size(); ++j) {
+    int sender = ms[j].sender;
+    if (sender < 0 || size_t(sender) >= trace.threads.size()) continue;
+    int m0 = trace.threads[size_t(sender)].started_in;
+    if (m0 < 0 || size_t(m0) == j || size_t(m0) >= ms.size()) continue;
+    bool known = std::any_of(out.begin(), out.end(), [&](const HbEdge& e) { return e.before == size_t(m0) && e.after == j; });
+    if (!known) out.push_back(HbEdge{size_t(m0), j, 6});
+  }
   std::sort(out.begin(), out.end(),
             [](const HbEdge& a, const HbEdge& b) { return a.before != b.before ? a.before < b.before : a.after < b.after; });
   return out;

@@ -14,6 +14,10 @@
 //      some t3 other than t1 (or unknown); d1 <= d2: m1 <HB m2. t1 may equal t2, t3 may
 //      equal t2.
 //   5. as 4 with m2 handled on t1: m1 <HB m2.
+//   6. (ours) m2's sender was started while m1 was dispatched (TraceThread::started_in):
+//      m1 <HB m2. The seed's rules see only messages; a background thread that a message's
+//      handler starts cannot send before that message, and without this rule orders that
+//      put its messages first could never be realised.
 // A message whose handler is unknown (-1) takes part only where its handler does not matter:
 // as m2 of rule 4 (it is sent after m1 was dispatched wherever it goes). Rules 1-3 compare
 // handlers and rule 5 needs m2's; rules 4 and 5 need m1 dispatched, which also names its

@@ -102,6 +102,11 @@ util::Result<void> run_message_schedule(core::Vm& vm, const std::string& test, c
       if (auto r = release_ready(false); !r) return r;
       continue;
     }
+    if (recorder.is_thread_start(*ev)) {
+      if (auto r = recorder.on_thread_start(*ev, call()); !r) return r;
+      if (auto r = session.resume(*ev, call()); !r) return r;
+      continue;
+    }
     if (recorder.is_dispatch(*ev)) {
       if (auto r = recorder.on_dispatch(*ev, call()); !r) return std::unexpected(r.error());
       if (auto r = session.resume(*ev, call()); !r) return r;

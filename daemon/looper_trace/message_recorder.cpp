@@ -15,6 +15,10 @@ util::Result<void> MessageRecorder::start(core::Deadline deadline) {
                                           .suspend = core::SuspendMode::thread}, deadline);
   if (!bp) return std::unexpected(bp.error());
   dispatch_bp_ = *bp;
+  auto start = session_.vm().set_breakpoint({.class_name = "java.lang.Thread", .method = "start", .signature = "()V",
+                                             .line = 0, .suspend = core::SuspendMode::thread}, deadline);
+  if (!start) return std::unexpected(start.error());
+  start_bp_ = *start;
   return {};
 }
 
@@ -26,7 +30,9 @@ int MessageRecorder::thread_index(core::ThreadRef thread, core::Deadline deadlin
   auto it = threads_.find(thread.id);
   if (it != threads_.end()) return it->second;
   int index = int(trace_.threads.size());
-  trace_.threads.push_back({session_.role_of(thread), session_.thread_name(thread, deadline)});
+  auto started = started_in_.find(thread.id);
+  trace_.threads.push_back({session_.role_of(thread), session_.thread_name(thread, deadline),
+                            started == started_in_.end() ? -1 : started->second});
   threads_[thread.id] = index;
   return index;
 }
@@ -76,6 +82,17 @@ util::Result<std::optional<size_t>> MessageRecorder::on_send(const core::VmEvent
   return std::optional<size_t>{index};
 }
 
+util::Result<void> MessageRecorder::on_thread_start(const core::VmEvent& event, core::Deadline deadline) {
+  if (!session_.started()) return {};
+  auto started = session_.vm().this_object(event.thread, 0, deadline);
+  if (!started) return std::unexpected(started.error());
+  int in = -1;
+  if (auto d = dispatching_.find(event.thread.id); d != dispatching_.end()) in = int(d->second);
+  else if (auto s = started_in_.find(event.thread.id); s != started_in_.end()) in = s->second;
+  if (in >= 0) started_in_[started->id] = in;  // a thread's id is its Thread object's id
+  return {};
+}
+
 util::Result<std::optional<size_t>> MessageRecorder::on_dispatch(const core::VmEvent& event, core::Deadline deadline) {
   auto args = session_.vm().arguments(event.thread, 0, deadline);
   if (!args) return std::unexpected(args.error());
@@ -88,6 +105,7 @@ util::Result<std::optional<size_t>> MessageRecorder::on_dispatch(const core::VmE
   auto& m = trace_.messages[index];
   m.handler = thread;
   m.dispatched_at_ms = now_ms();
+  dispatching_[event.thread.id] = index;
   queue_thread_[queue_of_[index]] = thread;
   return std::optional<size_t>{index};
 }

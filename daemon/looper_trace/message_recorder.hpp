@@ -11,6 +11,10 @@
 // Only messages sent after the test method started are recorded (the setup's messages go
 // to an earlier main looper). Both the message tracer and the message scheduler use it,
 // so occurrences count the same way in both.
+//
+// Thread.start (method entry) tells which message a thread was started in: the message
+// its starter was dispatching (a looper thread that runs code is inside a dispatch), or
+// the one its starter was itself started in. happens_before.hpp turns that into edges.
 #include <map>
 #include <optional>
 
@@ -26,10 +30,14 @@ class MessageRecorder {
   // Installs the dispatch breakpoint (suspends the dispatching thread).
   util::Result<void> start(core::Deadline deadline);
   bool is_dispatch(const core::VmEvent& event) const { return event.handle == dispatch_bp_; }
+  bool is_thread_start(const core::VmEvent& event) const { return event.handle == start_bp_; }
 
   // At a hook stop (the poster suspended): the message's index, or nullopt when the test
   // has not started yet.
   util::Result<std::optional<size_t>> on_send(const core::VmEvent& event, int statement_line, core::Deadline deadline);
+  // At a Thread.start stop (the starter suspended): notes which message the new thread was
+  // started in.
+  util::Result<void> on_thread_start(const core::VmEvent& event, core::Deadline deadline);
   // At a dispatch stop: the index of the message being dispatched, or nullopt when it was
   // not recorded (sent before the test).
   util::Result<std::optional<size_t>> on_dispatch(const core::VmEvent& event, core::Deadline deadline);
@@ -46,6 +54,9 @@ class MessageRecorder {
   LooperSession& session_;
   MessageTrace trace_;
   core::RequestHandle dispatch_bp_ = 0;
+  core::RequestHandle start_bp_ = 0;
+  std::map<std::uint64_t, size_t> dispatching_;   // looper thread id -> message it dispatches last
+  std::map<std::uint64_t, int> started_in_;       // thread id -> message it was started in
   OccurrenceCounter occurrences_;
   std::map<std::uint64_t, int> threads_;          // runtime thread id -> index
   std::map<std::uint64_t, size_t> pending_;       // message object id -> undispatched message

@@ -78,7 +78,8 @@ std::optional<Role> role_of(std::string_view s) {
 std::string format_message_trace(const MessageTrace& trace) {
   std::string out = "test\t" + trace.test + "\noutcome\t" + std::string(core::outcome_name(trace.outcome)) + "\n";
   for (size_t i = 0; i < trace.threads.size(); ++i)
-    out += "thread\t" + std::to_string(i) + "\t" + std::string(role_name(trace.threads[i].role)) + "\t" + trace.threads[i].name + "\n";
+    out += "thread\t" + std::to_string(i) + "\t" + std::string(role_name(trace.threads[i].role)) + "\t" + trace.threads[i].name +
+           (trace.threads[i].started_in >= 0 ? "\t" + std::to_string(trace.threads[i].started_in) : "") + "\n";
   // Sends and dispatches merged by time; a dispatch never precedes its own send.
   struct Step {
     double at;
@@ -127,12 +128,14 @@ util::Result<MessageTrace> parse_message_trace(std::string_view text) {
       auto o = core::parse_outcome(f[1]);
       if (!o) return bad("unknown outcome");
       trace.outcome = *o;
-    } else if (f[0] == "thread" && f.size() == 4) {
+    } else if (f[0] == "thread" && (f.size() == 4 || f.size() == 5)) {
       auto n = number<int>(f[1]);
       auto role = role_of(f[2]);
       if (!n || *n != int(trace.threads.size())) return bad("threads must be numbered 0, 1, ... in order");
       if (!role) return bad("unknown role");
-      trace.threads.push_back({*role, std::string(f[3])});
+      auto started_in = f.size() == 5 ? number<int>(f[4]) : std::optional<int>(-1);
+      if (!started_in || *started_in < -1) return bad("bad number");
+      trace.threads.push_back({*role, std::string(f[3]), *started_in});
     } else if (f[0] == "send" && f.size() == 10) {
       auto n = number<int>(f[1]);
       auto sender = number<int>(f[2]);
@@ -175,6 +178,9 @@ util::Result<MessageTrace> parse_message_trace(std::string_view text) {
     }
   }
   if (trace.test.empty()) return util::fail(util::Errc::malformed, "message trace without a test line");
+  for (const auto& t : trace.threads)
+    if (t.started_in >= int(trace.messages.size()))
+      return util::fail(util::Errc::malformed, "message trace: thread '" + t.name + "' started in an unknown message");
   return trace;
 }
 

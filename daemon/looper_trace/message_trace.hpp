@@ -13,7 +13,7 @@
 // send and dispatch records in the order they happened:
 //   test<TAB>pkg.Class#method
 //   outcome<TAB>pass|fail|...
-//   thread<TAB><n><TAB>main|testing|background<TAB><name>
+//   thread<TAB><n><TAB>main|testing|background<TAB><name>[<TAB><started in message>]
 //   send<TAB><message><TAB><sender><TAB><handler><TAB><delay ms><TAB><when><TAB><at ms><TAB><statement line><TAB><occurrence><TAB><frame>;<frame>;...
 //   dispatch<TAB><message><TAB><thread><TAB><at ms>
 // <message> numbers messages in send order (0, 1, ...); <handler> is the thread whose looper
@@ -36,6 +36,10 @@ namespace flakescan::looper_trace {
 struct TraceThread {
   Role role = Role::background;
   std::string name;
+  // The message during whose dispatch the thread was started (Thread.start on a looper
+  // thread, or on a thread itself started so), -1: not known. Everything the thread sends
+  // happens after that message.
+  int started_in = -1;
 };
 
 struct Message {

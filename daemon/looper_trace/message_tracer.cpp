@@ -29,6 +29,8 @@ util::Result<void> trace_messages(core::Vm& vm, const std::string& test, const M
     }
     if (recorder.is_dispatch(*ev)) {
       if (auto r = recorder.on_dispatch(*ev, call()); !r) return std::unexpected(r.error());
+    } else if (recorder.is_thread_start(*ev)) {
+      if (auto r = recorder.on_thread_start(*ev, call()); !r) return r;
     } else {
       switch (session.classify(*ev)) {
         case LooperSession::Kind::vm_end:

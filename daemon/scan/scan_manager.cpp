@@ -175,7 +175,7 @@ void ScanManager::run_scan(const std::shared_ptr<LiveScan>& scan) {
     auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(request.budget.max_seconds);
     ScanRunLog runs(**executor, RunLogTarget{scan->id, store_, events, scan->cancel, scan->runs_done, scan->runs_planned},
                     parallelism, request.timeout_seconds, deadline);
-    core::TechniqueInput input{tests, request.budget, request.seed, request.fresh_jvm_per_run};
+    core::TechniqueInput input{tests, request.budget, request.seed, request.fresh_jvm_per_run, request.strategy};
     for (const auto& technique : technique_table()) {
       if (std::find(request.techniques.begin(), request.techniques.end(), technique.name) == request.techniques.end())
         continue;

@@ -50,7 +50,7 @@ util::Result<int> integer(const json& v, const std::string& field, int min, int 
 
 util::Result<ScanRequest> parse_scan_request(const json& body, const std::vector<std::string>& known_techniques) {
   if (!body.is_object()) return util::fail(Errc::invalid_argument, "the request body must be a JSON object");
-  static const std::set<std::string> fields{"backend", "classpath", "tests", "techniques", "runs", "isolation", "seed",
+  static const std::set<std::string> fields{"backend", "classpath", "tests", "techniques", "runs", "isolation", "seed", "strategy",
                                             "timeout_seconds", "budget", "parallelism", "jvm_args", "working_dir",
                                             "adb"};
   for (const auto& [key, value] : body.items())
@@ -122,6 +122,12 @@ util::Result<ScanRequest> parse_scan_request(const json& body, const std::vector
     if (!body["seed"].is_number_unsigned()) return std::unexpected(bad("seed", "must be a non-negative integer"));
     r.seed = body["seed"].get<std::uint64_t>();
   }
+  if (body.contains("strategy")) {
+    const auto& v = body["strategy"];
+    auto s = v.is_string() ? core::parse_strategy(v.get<std::string>()) : std::nullopt;
+    if (!s) return std::unexpected(bad("strategy", "must be \"flakescanner\", \"maxdiff\" or \"both\""));
+    r.strategy = *s;
+  }
   if (body.contains("timeout_seconds")) {
     auto n = integer(body["timeout_seconds"], "timeout_seconds", 1, 86400);
     if (!n) return std::unexpected(n.error());
@@ -154,7 +160,9 @@ util::Result<ScanRequest> parse_scan_request(const json& body, const std::vector
     for (const auto& [key, value] : b.items()) {
       int* slot = key == "max_runs" ? &r.budget.max_runs
                 : key == "max_seconds" ? &r.budget.max_seconds
-                : key == "max_orders" ? &r.budget.max_orders : nullptr;
+                : key == "max_orders" ? &r.budget.max_orders
+                : key == "max_runs_per_test" ? &r.budget.max_runs_per_test
+                : key == "max_seconds_per_test" ? &r.budget.max_seconds_per_test : nullptr;
       if (!slot) return util::fail(Errc::invalid_argument, "unknown field 'budget." + key + "'");
       auto n = integer(value, "budget." + key, 1, 10000000);
       if (!n) return std::unexpected(n.error());
@@ -174,7 +182,9 @@ nlohmann::json ScanRequest::to_json() const {
          {"isolation", fresh_jvm_per_run ? "fresh_jvm" : "shared_jvm"},
          {"seed", seed},
          {"timeout_seconds", timeout_seconds},
-         {"budget", {{"max_runs", budget.max_runs}, {"max_seconds", budget.max_seconds}, {"max_orders", budget.max_orders}}},
+         {"strategy", core::strategy_name(strategy)},
+         {"budget", {{"max_runs", budget.max_runs}, {"max_seconds", budget.max_seconds}, {"max_orders", budget.max_orders},
+                     {"max_runs_per_test", budget.max_runs_per_test}, {"max_seconds_per_test", budget.max_seconds_per_test}}},
          {"jvm_args", jvm_args}};
   if (backend == "local") j["classpath"] = classpath;
   if (parallelism > 0) j["parallelism"] = parallelism;

@@ -22,6 +22,7 @@ struct ScanRequest {
   core::Budget budget;
   bool fresh_jvm_per_run = true;
   std::uint64_t seed = 1;
+  core::ExploreStrategy strategy = core::ExploreStrategy::maxdiff;  // explore's strategy
   int timeout_seconds = 120;       // per run
   int parallelism = 0;             // 0: as many runs at once as the machine has cores
   std::vector<std::string> jvm_args;

@@ -37,9 +37,11 @@ backend::LocalJvmConfig example_config(const std::string& name) {
   return c;
 }
 
-core::Verdict explore_one(test_support::LocalRunLog& runs, const std::string& test) {
+core::Verdict explore_one(test_support::LocalRunLog& runs, const std::string& test,
+                          core::ExploreStrategy strategy = core::ExploreStrategy::flakescanner) {
   core::TechniqueInput input;
   input.tests = {test};
+  input.strategy = strategy;
   auto verdicts = event_order::explore_technique()(input, runs);
   REQUIRE(verdicts);
   REQUIRE(verdicts->size() == 1);

@@ -193,3 +193,32 @@ TEST_CASE("a relation built from edges drops out-of-range ends and keeps the low
   CHECK_FALSE(hb.before(0, 7));
   CHECK(hb.size() == 3);
 }
+
+TEST_CASE("rule 6: a thread started while a message was dispatched sends after that message", "[unit][happens_before]") {
+  // The testing thread's message 0 runs on main and starts thread 2 (started_in = 0), which
+  // sends message 1 to main; thread 3, started by nobody we saw, sends message 2.
+  std::string text = std::string(header);
+  text.replace(text.find("pool-1-thread-1\n"), 16, "pool-1-thread-1\t0\n");
+  auto t = looper_trace::parse_message_trace(text + send(0, 1, 0, 0, 1) + dispatch(0, 0, 2) + send(1, 2, 0, 0, 3) +
+                                             send(2, 3, 0, 0, 4) + dispatch(1, 0, 5) + dispatch(2, 0, 6));
+  REQUIRE(t);
+  CHECK(t->threads[2].started_in == 0);
+  CHECK(looper_trace::format_message_trace(*t).find("pool-1-thread-1\t0\n") != std::string::npos);
+  auto hb = event_order::happens_before(*t);
+  CHECK(hb.direct_rule(0, 1) == 6);
+  CHECK(hb.before(0, 1));
+  CHECK_FALSE(hb.ordered(0, 2));
+  CHECK_FALSE(hb.ordered(1, 2));
+  // Message 1 may not move before message 0 any more; message 2 still may.
+  auto intervals = event_order::executable_intervals(*t, hb);
+  REQUIRE(intervals.size() == 2);
+  REQUIRE(intervals[0].lower);
+  CHECK(intervals[0].lower->message == 0);
+  CHECK_FALSE(intervals[1].lower);
+
+  SECTION("a thread started in a message the trace does not have is refused") {
+    std::string bad = std::string(header);
+    bad.replace(bad.find("pool-1-thread-1\n"), 16, "pool-1-thread-1\t7\n");
+    CHECK_FALSE(looper_trace::parse_message_trace(bad + send(0, 1, 0, 0, 1)));
+  }
+}

@@ -16,6 +16,9 @@ TEST_CASE("a minimal request gets the documented defaults", "[scan][request]") {
   CHECK(r->backend == "local");
   CHECK(r->techniques == std::vector<std::string>{"rerun"});
   CHECK(r->budget.runs_per_test == 10);
+  CHECK(r->strategy == core::ExploreStrategy::maxdiff);
+  CHECK(r->budget.max_runs_per_test == 40);
+  CHECK(r->budget.max_seconds_per_test == 120);
   CHECK(r->fresh_jvm_per_run);
   REQUIRE(r->tests.size() == 2);
   CHECK(r->tests[1].is_class());
@@ -48,6 +51,8 @@ TEST_CASE("requests with mistakes are refused with the field named", "[scan][req
       {{{"classpath", "/tmp"}, {"tests", "p.A"}, {"backend", "ios"}}, "'backend'"},
       {{{"tests", "p.A"}, {"backend", "adb"}}, "'adb' settings are required"},
       {{{"classpath", "/tmp"}, {"tests", "p.A"}, {"seed", -1}}, "'seed'"},
+      {{{"classpath", "/tmp"}, {"tests", "p.A"}, {"strategy", "random"}}, "'strategy' must be \"flakescanner\", \"maxdiff\" or \"both\""},
+      {{{"classpath", "/tmp"}, {"tests", "p.A"}, {"budget", {{"max_runs_per_test", 0}}}}, "'budget.max_runs_per_test' must be between"},
   };
   for (const auto& c : cases) {
     INFO(c.body.dump());
@@ -83,4 +88,18 @@ TEST_CASE("working_dir: where the test JVMs run, an existing absolute directory"
     CHECK(bad.error().message.find("working_dir") != std::string::npos);
     CHECK(bad.error().message.find(says) != std::string::npos);
   }
+}
+
+TEST_CASE("strategy and the per-test budget of explore are read and written back", "[scan][request]") {
+  auto r = parse({{"classpath", "/tmp"}, {"tests", "p.A"}, {"strategy", "both"},
+                  {"budget", {{"max_runs_per_test", 12}, {"max_seconds_per_test", 30}}}});
+  REQUIRE(r);
+  CHECK(r->strategy == core::ExploreStrategy::both);
+  CHECK(r->budget.max_runs_per_test == 12);
+  CHECK(r->budget.max_seconds_per_test == 30);
+  CHECK(r->to_json()["strategy"] == "both");
+  auto again = parse(r->to_json());
+  REQUIRE(again);
+  CHECK(again->strategy == core::ExploreStrategy::both);
+  CHECK(again->budget.max_runs_per_test == 12);
 }

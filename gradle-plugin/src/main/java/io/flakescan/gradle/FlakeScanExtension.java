@@ -32,6 +32,7 @@ public class FlakeScanExtension {
     private final Property<Integer> maxRuns;
     private final Property<Integer> maxSeconds;
     private final Property<Integer> seed;
+    private final Property<String> strategy;
     private final Property<String> tests;
     private final Property<Boolean> annotated;
     private final Property<Boolean> suspects;
@@ -59,6 +60,7 @@ public class FlakeScanExtension {
         maxRuns = integer(objects, 0);
         maxSeconds = integer(objects, 0);
         seed = integer(objects, 0);
+        strategy = string(objects, "");
         tests = string(objects, "");
         annotated = bool(objects, true);
         suspects = bool(objects, true);
@@ -134,6 +136,9 @@ public class FlakeScanExtension {
 
     /** Seed of the randomised orders and schedules; 0: the CLI's default seed. Default 0. */
     public Property<Integer> getSeed() { return seed; }
+
+    /** Strategy of the explore technique: maxdiff, flakescanner or both; empty: the CLI's default (maxdiff). Default empty. */
+    public Property<String> getStrategy() { return strategy; }
 
     /** Explicit test ids, comma-separated ("pkg.Class#method" or "pkg.Class"), scanned besides the annotated tests and suspects; given on the command line (-Pflakescan.tests) they are scanned alone unless -Pflakescan.annotated/suspects say otherwise. Default none. */
     public Property<String> getTests() { return tests; }

@@ -109,6 +109,7 @@ public class FlakeScanTask extends DefaultTask {
         scan.addAll(Arrays.asList("--tests-file", idsFile.getPath(), "--techniques", String.join(",", s.techniques),
                 "--runs", Integer.toString(s.runs), "--out", verdicts.getPath()));
         if (s.seed != null) scan.addAll(Arrays.asList("--seed", s.seed.toString()));
+        if (!s.strategy.isEmpty()) scan.addAll(Arrays.asList("--strategy", s.strategy));
         if (s.runTimeoutSeconds != null) scan.addAll(Arrays.asList("--timeout-seconds", s.runTimeoutSeconds.toString()));
         if (s.maxRuns != null) scan.addAll(Arrays.asList("--max-runs", s.maxRuns.toString()));
         if (s.maxSeconds != null) scan.addAll(Arrays.asList("--max-seconds", s.maxSeconds.toString()));

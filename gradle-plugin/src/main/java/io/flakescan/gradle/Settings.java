@@ -19,6 +19,7 @@ import org.gradle.api.provider.Property;
  */
 final class Settings {
     static final List<String> TECHNIQUES = Arrays.asList("rerun", "noise", "order", "nio", "explore", "trace", "repair");
+    static final List<String> STRATEGIES = Arrays.asList("maxdiff", "flakescanner", "both");
     static final List<String> FAIL_ON = Arrays.asList("never", "flaky", "any");
     // Test ids as the daemon accepts them: a Java binary class name, optionally #method
     // (methods may carry a parameter suffix such as name[1]).
@@ -34,6 +35,7 @@ final class Settings {
     final Integer maxRuns;
     final Integer maxSeconds;
     final Long seed;
+    final String strategy;
     final List<String> tests;
     final boolean annotated;
     final boolean suspects;
@@ -59,6 +61,8 @@ final class Settings {
         maxRuns = optionalInteger("maxRuns", ext.getMaxRuns(), 1, 10_000_000);
         maxSeconds = optionalInteger("maxSeconds", ext.getMaxSeconds(), 1, 7 * 24 * 3600);
         seed = seed(ext.getSeed());
+        String chosen = text("strategy", ext.getStrategy());
+        strategy = chosen.isEmpty() ? "" : oneOf("strategy", chosen, STRATEGIES);
         tests = testIds(text("tests", ext.getTests()));
         // -Pflakescan.tests on the command line means "these tests": the other selections then
         // apply only when the command line asks for them too.
