@@ -38,6 +38,23 @@ std::vector<Placement> placements_of(const MessageTrace& trace, const MaxDiffOrd
   return out;
 }
 
+// The order a run showed, as placements: each async message after the main-thread message
+// before it and before the one after it.
+std::vector<Placement> placements_around(const MessageTrace& run) {
+  std::vector<Placement> out;
+  const auto sequence = ui_sequence(run);
+  auto key = [&](size_t m) { return run.messages[m].identity.key(); };
+  for (size_t p = 0; p < sequence.size(); ++p) {
+    if (!run.async(sequence[p])) continue;
+    if (p > 0) out.push_back({key(sequence[p]), key(sequence[p - 1])});
+    if (p + 1 < sequence.size()) out.push_back({key(sequence[p + 1]), key(sequence[p])});
+  }
+  std::vector<Placement> unique;
+  for (auto& p : out)
+    if (std::find(unique.begin(), unique.end(), p) == unique.end()) unique.push_back(std::move(p));
+  return unique;
+}
+
 std::vector<std::string> async_keys(const MessageTrace& trace, const std::vector<size_t>& sequence) {
   std::vector<std::string> out;
   for (size_t m : sequence)
@@ -92,7 +109,15 @@ util::Result<StrategyResult> explore_maxdiff(Exploration& x) {
   }
   const auto hb = happens_before(trace);
   const size_t rounds = size_t(std::max(1, x.run_budget - x.runs_made));
-  const auto orders = max_diff_orders(trace, hb, x.seed, rounds);
+  // Rounds of maximum difference first; once they repeat, every other single move within
+  // the intervals, largest difference first, while the budget lasts.
+  auto orders = max_diff_orders(trace, hb, x.seed, rounds);
+  const size_t max_diff_rounds = orders.size();
+  for (auto& single : single_move_orders(trace, hb)) {
+    if (orders.size() >= rounds) break;
+    if (std::none_of(orders.begin(), orders.end(), [&](const MaxDiffOrder& o) { return o.sequence == single.sequence; }))
+      orders.push_back(std::move(single));
+  }
   if (orders.empty()) {
     out.summary = "maxdiff: " + std::to_string(async.size()) +
                   " async message(s), none can move: happens-before fixes their order";
@@ -100,83 +125,99 @@ util::Result<StrategyResult> explore_maxdiff(Exploration& x) {
   }
 
   int tried = 0, realised_runs = 0;
+  // A failing run whose order was not the one asked for (or the traced run): its own order
+  // of main-thread messages, each async message between the neighbours it had, run once
+  // more. The failing run id when it failed again in that order.
+  auto confirm_observed = [&](const MessageTrace& failing, const std::string& label) -> util::Result<std::int64_t> {
+    auto placements = placements_around(failing);
+    if (placements.empty() || !x.can_run()) return 0;
+    MessageScheduleResult again;
+    auto second = x.runs.run_debugged(x.spec("maxdiff: " + label + " again, in the order it showed"), [&](core::Vm& vm) {
+      return run_message_schedule(vm, test, placements, x.options.message_schedule, again);
+    });
+    if (!second) return std::unexpected(second.error());
+    x.note(*second);
+    const bool realised = again.all_realised() &&
+                          realises(async_keys(failing, failing.async_sequence()), again.trace);
+    log->info("{}: {} again: {}{}", test, label, core::outcome_name(outcome_of(*second)),
+              realised ? "" : " (not realised: " + again.note + ")");
+    return realised && core::is_failure(outcome_of(*second)) ? second->id : 0;
+  };
+  auto found_in = [&](const MessageTrace& failing, std::int64_t failing_run, std::int64_t confirming,
+                      const std::string& which) {
+    Found found;
+    found.failing_run = failing_run;
+    auto& d = found.details;
+    d["strategy"] = "maxdiff";
+    std::vector<std::string> dispatched;
+    for (size_t m : failing.async_sequence()) dispatched.push_back(describe(failing, m));
+    d["realised_order"] = joined(dispatched);
+    if (confirming) d["confirmed_by_run"] = std::to_string(confirming);
+    std::string sequence;
+    for (const auto& line : dispatched) sequence += (sequence.empty() ? "" : ", then ") + line;
+    found.reason = "the test fails when the main thread handles its async messages in this order: " + sequence + " (" +
+                   which + ")" + (confirming ? "; it failed again when run in that order" : "") +
+                   "; a run in another order passed";
+    return found;
+  };
+
   for (size_t round = 0; round < orders.size() && x.can_run(); ++round) {
     const auto& order = orders[round];
     const auto placements = placements_of(trace, order);
     const auto wanted = async_keys(trace, order.sequence);
+    const std::string kind = round < max_diff_rounds ? "maximum difference" : "single move";
+    const std::string label = kind + " order #" + std::to_string(round + 1);
+    MessageScheduleResult result;
+    auto run = x.runs.run_debugged(x.spec("maxdiff: " + label + ", " + std::to_string(order.moved.size()) + " message(s) moved"),
+                                   [&](core::Vm& vm) {
+                                     return run_message_schedule(vm, test, placements, x.options.message_schedule, result);
+                                   });
+    if (!run) return std::unexpected(run.error());
+    x.note(*run);
+    ++tried;
+    const bool realised = realises(wanted, result.trace) && core::is_observation(outcome_of(*run));
+    realised_runs += realised;
+    log->info("{}: {}: {}{}", test, label, core::outcome_name(outcome_of(*run)),
+              realised ? "" : " (not realised: " + result.note + ")");
+    if (!core::is_failure(outcome_of(*run))) continue;
+    // A realised order that failed is a schedule, as one failing position is for
+    // flakescanner; a failing run that did not realise its order is confirmed in the order
+    // it did show (the failure came from that one).
+    std::int64_t confirming = 0;
+    if (!realised) {
+      auto c = confirm_observed(result.trace, "the failing run of " + label);
+      if (!c) return std::unexpected(c.error());
+      if (!*c) continue;
+      confirming = *c;
+    }
+    if (!x.passing_run) continue;  // no pass seen yet: not flaky on this evidence
+    std::string what;
+    for (const auto& mv : order.moved) what += (what.empty() ? "" : "; ") + describe(trace, mv.message);
+    Found found = found_in(result.trace, realised ? run->id : confirming, confirming,
+                           realised ? label + ", moved: " + what : "as the failing run of " + label + " dispatched them");
+    found.details["placements"] = format_placements(realised ? placements : placements_around(result.trace));
     std::vector<std::string> moved;
     for (const auto& mv : order.moved)
       moved.push_back(describe(trace, mv.message) + ": position " + std::to_string(mv.old_position) + " -> " +
                       std::to_string(mv.new_position));
-    auto run_order = [&](const std::string& purpose, MessageScheduleResult& result) -> util::Result<core::RecordedRun> {
-      auto run = x.runs.run_debugged(x.spec(purpose), [&](core::Vm& vm) {
-        return run_message_schedule(vm, test, placements, x.options.message_schedule, result);
-      });
-      if (run) x.note(*run);
-      return run;
-    };
-    MessageScheduleResult result;
-    auto run = run_order("maxdiff order " + std::to_string(round + 1) + ": " + std::to_string(order.moved.size()) +
-                             " message(s) moved",
-                         result);
-    if (!run) return std::unexpected(run.error());
-    ++tried;
-    const bool realised = realises(wanted, result.trace) && core::is_observation(outcome_of(*run));
-    realised_runs += realised;
-    log->info("{}: maxdiff order {}: {}{}", test, round + 1, core::outcome_name(outcome_of(*run)),
-              realised ? "" : " (not realised: " + result.note + ")");
-    if (!core::is_failure(outcome_of(*run))) continue;
-    // The order to confirm: the one asked for when the run realised it, else the order of
-    // async messages the failing run did show (the failure came from that one).
-    auto confirm_placements = placements;
-    auto confirm_wanted = wanted;
-    std::string observed;
-    if (!realised) {
-      confirm_wanted = async_keys(result.trace, result.trace.async_sequence());
-      confirm_placements.clear();
-      for (size_t i = 1; i < confirm_wanted.size(); ++i) confirm_placements.push_back({confirm_wanted[i], confirm_wanted[i - 1]});
-      observed = " as the failing run of order #" + std::to_string(round + 1) + " dispatched them";
-      if (confirm_placements.empty()) continue;
-    }
-    std::int64_t confirming = 0;
-    if (x.can_run()) {
-      MessageScheduleResult again;
-      auto second = x.runs.run_debugged(x.spec("maxdiff order " + std::to_string(round + 1) + " again (confirmation" +
-                                               (realised ? std::string(")") : ", the order the failing run showed)")),
-                                        [&](core::Vm& vm) {
-                                          return run_message_schedule(vm, test, confirm_placements, x.options.message_schedule, again);
-                                        });
-      if (!second) return std::unexpected(second.error());
-      x.note(*second);
-      const bool again_realised = realises(confirm_wanted, again.trace);
-      log->info("{}: confirmation of order {}: {}{}", test, round + 1, core::outcome_name(outcome_of(*second)),
-                again_realised ? "" : " (not realised: " + again.note + ")");
-      if (!(again_realised && core::is_failure(outcome_of(*second)))) continue;
-      confirming = second->id;
-    } else if (!realised) {
-      continue;  // no run left to show that the observed order decides it
-    }
-    if (!x.passing_run) continue;  // no pass seen yet: not flaky on this evidence
-    Found found;
-    found.failing_run = realised ? run->id : confirming;
-    auto& d = found.details;
-    d["strategy"] = "maxdiff";
-    d["placements"] = format_placements(confirm_placements);
-    d["moved"] = joined(moved);
-    std::vector<std::string> dispatched;
-    for (size_t m : result.trace.async_sequence()) dispatched.push_back(describe(result.trace, m));
-    d["realised_order"] = joined(dispatched);
-    d["order_round"] = std::to_string(round + 1);
-    if (confirming) d["confirmed_by_run"] = std::to_string(confirming);
-    std::string what;
-    for (const auto& mv : order.moved) what += (what.empty() ? "" : "; ") + describe(trace, mv.message);
-    std::string sequence;
-    for (const auto& line : dispatched) sequence += (sequence.empty() ? "" : ", then ") + line;
-    found.reason = "the test fails when the main thread handles its async messages in this order: " + sequence +
-                   (realised ? " (maximum-difference order #" + std::to_string(round + 1) + ", moved: " + what + ")" : observed) +
-                   (confirming ? "; it failed again when run in that order" : "") + "; it passes in the recorded order";
+    found.details["moved"] = joined(moved);
+    found.details["order_round"] = std::to_string(round + 1);
+    found.details["order_kind"] = kind;
     out.found = std::move(found);
     return out;
+  }
+  // The traced run failed and another order passed: the recorded order itself may be the
+  // failing schedule.
+  if (core::is_failure(trace.outcome) && x.passing_run) {
+    auto c = confirm_observed(trace, "the traced run");
+    if (!c) return std::unexpected(c.error());
+    if (*c) {
+      Found found = found_in(trace, traced->id, *c, "the order of the traced run");
+      found.details["placements"] = format_placements(placements_around(trace));
+      found.details["order_kind"] = "recorded";
+      out.found = std::move(found);
+      return out;
+    }
   }
   out.summary = "maxdiff: " + std::to_string(async.size()) + " async message(s), " + std::to_string(tried) + " of " +
                 std::to_string(orders.size()) + " order(s) run (" + std::to_string(realised_runs) +

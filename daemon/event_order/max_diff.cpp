@@ -135,4 +135,44 @@ std::vector<MaxDiffOrder> max_diff_orders(const looper_trace::MessageTrace& trac
   return out;
 }
 
+std::vector<MaxDiffOrder> single_move_orders(const looper_trace::MessageTrace& trace, const HappensBefore& hb) {
+  const auto recorded = ui_sequence(trace);
+  const auto old_position = positions(recorded, trace.messages.size());
+  std::vector<MaxDiffOrder> out;
+  for (size_t at = 0; at < recorded.size(); ++at) {
+    const size_t m = recorded[at];
+    if (!trace.async(m)) continue;
+    auto add = [&](size_t to) {
+      MaxDiffOrder order;
+      order.baseline = recorded;
+      order.sequence = recorded;
+      order.sequence.erase(order.sequence.begin() + long(at));
+      order.sequence.insert(order.sequence.begin() + long(to), m);
+      order.moved.push_back({m, at, to});
+      PlacementConstraint c{m, std::nullopt, std::nullopt};
+      if (to > 0) c.after = order.sequence[to - 1];
+      if (to + 1 < order.sequence.size()) c.before = order.sequence[to + 1];
+      order.constraints.push_back(c);
+      std::vector<size_t> old_async, new_async;
+      for (size_t x : recorded)
+        if (trace.async(x)) old_async.push_back(x);
+      for (size_t x : order.sequence)
+        if (trace.async(x)) new_async.push_back(x);
+      order.inversions = inversions(new_async, old_async);
+      order.difference = double(order.inversions) + pdc(old_position[m], to);
+      out.push_back(std::move(order));
+    };
+    for (size_t p = at; p-- > 0;) {
+      if (hb.ordered(recorded[p], m)) break;
+      add(p);
+    }
+    for (size_t p = at + 1; p < recorded.size(); ++p) {
+      if (hb.ordered(m, recorded[p])) break;
+      add(p);
+    }
+  }
+  std::stable_sort(out.begin(), out.end(), [](const MaxDiffOrder& a, const MaxDiffOrder& b) { return a.difference > b.difference + tie; });
+  return out;
+}
+
 }  // namespace flakescan::event_order

@@ -84,4 +84,11 @@ MaxDiffOrder max_diff_order(const looper_trace::MessageTrace& trace, const Happe
 std::vector<MaxDiffOrder> max_diff_orders(const looper_trace::MessageTrace& trace, const HappensBefore& hb,
                                           std::uint64_t seed, size_t rounds);
 
+// Every single move of one async message within its executable interval on ui_sequence(trace)
+// (each position it can reach without jumping over a message HB-ordered with it), largest
+// difference from the recorded sequence first; ties in message, then position order. What
+// the search falls back on once the rounds of max_diff_orders repeat: the interval is then
+// covered position by position while the budget lasts.
+std::vector<MaxDiffOrder> single_move_orders(const looper_trace::MessageTrace& trace, const HappensBefore& hb);
+
 }  // namespace flakescan::event_order

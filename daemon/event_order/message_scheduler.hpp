@@ -35,7 +35,7 @@ struct MessageScheduleResult {
 
 struct MessageScheduleOptions {
   looper_trace::HookConfig hook;
-  std::chrono::milliseconds wait{2000};
+  std::chrono::milliseconds wait{1000};
   std::chrono::milliseconds deadline{90000};
 };
 

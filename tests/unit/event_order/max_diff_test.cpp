@@ -184,3 +184,28 @@ TEST_CASE("rounds start from the previous order and stop when an order repeats",
   }
   CHECK(event_order::max_diff_orders(u, hb_u, 11, 0).empty());
 }
+
+TEST_CASE("single moves cover every position of each async message's interval, largest difference first",
+          "[unit][max_diff]") {
+  // The testing thread's message 0, then async messages 1 (thread 2) and 2 (thread 3), then
+  // the testing thread's message 3: message 1 and 2 may each go anywhere (no HB with the
+  // testing thread's messages but rule 1 between 0 and 3).
+  auto t = to_main({1, 2, 3, 1});
+  auto hb = event_order::happens_before(t);
+  auto singles = event_order::single_move_orders(t, hb);
+  // Message 1: positions 0, 2, 3; message 2: positions 0, 1, 3.
+  REQUIRE(singles.size() == 6);
+  for (size_t i = 0; i < singles.size(); ++i) {
+    const auto& o = singles[i];
+    INFO(i);
+    CHECK(permutation_of(o.sequence, o.baseline));
+    CHECK(respects(hb, o.sequence));
+    REQUIRE(o.moved.size() == 1);
+    REQUIRE(o.constraints.size() == 1);
+    CHECK(o.sequence[o.moved[0].new_position] == o.moved[0].message);
+    if (i > 0) CHECK(singles[i - 1].difference >= o.difference);
+  }
+  // Pairs ordered by HB give nothing to move.
+  auto ordered = to_main({2, 2});
+  CHECK(event_order::single_move_orders(ordered, event_order::happens_before(ordered)).empty());
+}
