@@ -257,7 +257,8 @@ CommandDef scan_command() {
                 ->type_name("N");
             cmd.add_option("--max-runs", o->max_runs, "budget: total runs")->type_name("N");
             cmd.add_option("--max-seconds", o->max_seconds, "budget: wall time")->type_name("N");
-            cmd.add_option("--max-orders", o->max_orders, "budget of the order technique: orders tried (default 10)")
+            cmd.add_option("--max-orders", o->max_orders, "budget of the order technique: orders tried (default 10, or twice the Tuscan rows of the largest "
+                           "class when more, up to 100)")
                 ->type_name("N");
             cmd.add_option("--strategy", o->strategy,
                            "explore: maxdiff (default: maximum differentiation over happens-before intervals), "

@@ -38,7 +38,7 @@ class RunLog {
 
 struct Budget {
   int runs_per_test = 10;   // rerun: N
-  int max_orders = 10;      // order: number of orders tried
+  int max_orders = 0;       // order: number of orders tried; 0: order::default_order_count
   int max_runs = 2000;      // any technique: total runs
   int max_seconds = 1800;   // any technique: wall time
   int max_runs_per_test = 40;      // explore: runs per test (trace, bounds, schedules)

@@ -90,7 +90,8 @@ class OrderDetector {
 
   // Phase 1: original, reverse and random orders, one JVM each.
   util::Result<void> detect() {
-    auto planned = plan_orders(tests_, input_.seed, std::max(1, input_.budget.max_orders), same_package);
+    const int count = input_.budget.max_orders > 0 ? input_.budget.max_orders : default_order_count(tests_);
+    auto planned = plan_orders(tests_, input_.seed, count, same_package);
     std::vector<core::RunSpec> specs;
     for (auto& p : planned) {
       core::RunSpec s;

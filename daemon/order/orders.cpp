@@ -91,4 +91,11 @@ std::vector<PlannedOrder> plan_orders(const std::vector<std::string>& tests, std
   return out;
 }
 
+int default_order_count(const std::vector<std::string>& tests) {
+  size_t largest = 0;
+  for (const auto& members : group_by_class(tests)) largest = std::max(largest, members.size());
+  const int rows = int(tuscan_rows(largest).size());
+  return std::clamp(2 * rows, 10, 100);
+}
+
 }  // namespace flakescan::order

@@ -183,10 +183,11 @@ nlohmann::json ScanRequest::to_json() const {
          {"seed", seed},
          {"timeout_seconds", timeout_seconds},
          {"strategy", core::strategy_name(strategy)},
-         {"budget", {{"max_runs", budget.max_runs}, {"max_seconds", budget.max_seconds}, {"max_orders", budget.max_orders},
+         {"budget", {{"max_runs", budget.max_runs}, {"max_seconds", budget.max_seconds},
                      {"max_runs_per_test", budget.max_runs_per_test}, {"max_seconds_per_test", budget.max_seconds_per_test}}},
          {"jvm_args", jvm_args}};
   if (backend == "local") j["classpath"] = classpath;
+  if (budget.max_orders > 0) j["budget"]["max_orders"] = budget.max_orders;  // 0: the default for the tests
   if (parallelism > 0) j["parallelism"] = parallelism;
   if (!working_dir.empty()) j["working_dir"] = working_dir;
   if (!adb.is_null()) j["adb"] = adb;

@@ -47,7 +47,9 @@ backend::LocalJvmConfig prepare(const fs::path& dir) {
 
 TEST_CASE("explore on devices: a scan with backend adb finds the race over jdwp:PID", "[adb][explore][scan]") {
   WARN("fake adb server with HotSpot JVMs as devices: the device path was not run on a real device");
-  fs::path dir = fs::path(FLAKESCAN_BINARY_DIR) / "adb_it" / "explore";
+  // Both strategies record and schedule through the same JDWP path a device gives.
+  const std::string strategy = GENERATE(as<std::string>{}, "flakescanner", "maxdiff");
+  fs::path dir = fs::path(FLAKESCAN_BINARY_DIR) / "adb_it" / ("explore-" + strategy);
   auto jvm = prepare(dir);
 
   test::FakeAdbServer fake;
@@ -69,6 +71,7 @@ TEST_CASE("explore on devices: a scan with backend adb finds the race over jdwp:
   json body = {{"backend", "adb"},
                {"tests", {racy, twin}},
                {"techniques", {"explore"}},
+               {"strategy", strategy},
                {"adb", {{"servers", {fake.address()}},
                         {"app_apk", (dir / "app.apk").string()},
                         {"test_apk", (dir / "test.apk").string()}}}};
@@ -83,11 +86,15 @@ TEST_CASE("explore on devices: a scan with backend adb finds the race over jdwp:
   REQUIRE(by_test.count(twin));
   CHECK(by_test[racy]["verdict"] == "flaky");
   CHECK(by_test[racy]["category"] == "concurrency");
-  CHECK(by_test[racy]["evidence"]["details"]["racing_line"] == "33");  // the // RACING line
+  CHECK(by_test[racy]["evidence"]["details"]["strategy"] == strategy);
+  if (strategy == "flakescanner")
+    CHECK(by_test[racy]["evidence"]["details"]["racing_line"] == "33");  // the // RACING line
+  else
+    CHECK_FALSE(by_test[racy]["evidence"]["details"]["placements"].get<std::string>().empty());
   CHECK(by_test[twin]["verdict"] == "not_flaky");
 
   // Every explore run went through the debugger over adb.
-  CHECK(devices.debugged_runs() >= 3);
+  CHECK(devices.debugged_runs() >= 4);  // per test: a trace and at least one schedule
   auto services = fake.services();
   auto jdwp_opens = std::count_if(services.begin(), services.end(), [](const std::string& s) {
     return s.find(":jdwp:") != std::string::npos;

@@ -127,11 +127,14 @@ check "a bad value fails the build" test "$status" -ne 0
 check "the message names the setting, its source and what is expected" \
   has "$work/badconfig.log" "flakescan: invalid value 'zero' for runs (from -Pflakescan.runs): expected an integer from 1 to 10000"
 
-# 3b. The patch's annotation setting and the test classpath reach `flakescan report` (dry run).
+# 3b. The patch's annotation setting and the test classpath reach `flakescan report`, the
+# explore strategy reaches `flakescan scan` (dry run).
 run_gradle dryannotation jvm-project flakeScanTest -Pflakescan.dryRun=true -Pflakescan.flakyAnnotation=com.acme.Flaky \
-  -Pflakescan.tests=com.example.StableTest#adds
+  -Pflakescan.strategy=both -Pflakescan.tests=com.example.StableTest#adds
 check "-Pflakescan.flakyAnnotation and the test classpath are passed to flakescan report" \
   bash -c "test $status -eq 0 && grep -E 'flakescan \(dry run\): .* report .*--classpath [^ ]*junit4\.jar.* --flaky-annotation com\.acme\.Flaky' '$work/dryannotation.log'"
+check "-Pflakescan.strategy reaches flakescan scan as --strategy" \
+  bash -c "grep -E 'flakescan \(dry run\): .* scan .*--strategy both' '$work/dryannotation.log'"
 
 # 4. A daemon that is down.
 run_gradle daemondown jvm-project flakeScanTest -Pflakescan.daemon=http://127.0.0.1:9 -Pflakescan.tests=com.example.StableTest#adds

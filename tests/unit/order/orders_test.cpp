@@ -98,3 +98,17 @@ TEST_CASE("a two-test suite has only two orders", "[order][orders]") {
   auto plan = plan_orders({"p.A#a", "p.A#b"}, 1, 10);
   CHECK(plan.size() == 2);
 }
+
+TEST_CASE("the default order budget grows with the largest class", "[order][orders]") {
+  auto suite = [](int classes, int methods) {
+    std::vector<std::string> tests;
+    for (int c = 0; c < classes; ++c)
+      for (int m = 0; m < methods; ++m) tests.push_back("p.C" + std::to_string(c) + "#m" + std::to_string(m));
+    return tests;
+  };
+  CHECK(default_order_count({}) == 10);
+  CHECK(default_order_count(suite(30, 3)) == 10);   // 4 rows: 8, the floor wins
+  CHECK(default_order_count(suite(2, 6)) == 12);    // 6 rows
+  CHECK(default_order_count(suite(3, 17)) == 36);   // marine-api's SentenceFactoryTest: 18 rows
+  CHECK(default_order_count(suite(1, 80)) == 100);  // capped
+}
