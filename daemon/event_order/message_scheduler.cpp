@@ -71,16 +71,21 @@ util::Result<void> run_message_schedule(core::Vm& vm, const std::string& test, c
   if (auto r = session.start(call()); !r) return r;
   std::vector<Held> held;
   int current_line = -1;
+  auto last_event = Clock::now();
 
   auto release_ready = [&](bool everyone) -> util::Result<void> {
     auto dispatched = dispatched_keys(recorder.trace());
     for (auto it = held.begin(); it != held.end();) {
-      bool timed_out = Clock::now() - it->since >= options.wait;
+      const auto now = Clock::now();
+      bool timed_out = now - std::max(it->since, last_event) >= options.wait || now - it->since >= options.longest_hold;
       if (!everyone && !timed_out && !waiting_for(placements, it->key, dispatched).empty()) {
         ++it;
         continue;
       }
-      if (timed_out) out.note += it->key + " was released after waiting " + std::to_string(options.wait.count()) + " ms; ";
+      if (timed_out)
+        out.note += it->key + " was released after " +
+                    std::to_string(std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - it->since).count()) +
+                    " ms without the message it waited for; ";
       if (auto r = session.resume(it->event, call()); !r) return r;
       it = held.erase(it);
     }
@@ -102,6 +107,7 @@ util::Result<void> run_message_schedule(core::Vm& vm, const std::string& test, c
       if (auto r = release_ready(false); !r) return r;
       continue;
     }
+    last_event = Clock::now();
     if (recorder.is_thread_start(*ev)) {
       if (auto r = recorder.on_thread_start(*ev, call()); !r) return r;
       if (auto r = session.resume(*ev, call()); !r) return r;

@@ -9,8 +9,11 @@
 // dispatched, A first.
 //
 // The main thread is never held (it is the one that has to dispatch A): such a placement
-// is left unrealised. A poster held for `wait` without A being dispatched (A is never
-// sent, or only after M) is released and its placement is unrealised too.
+// is left unrealised. A held poster is released without A when the run has been quiet for
+// `wait` (no event from the VM: nothing sent, dispatched, started or stepped; A is never
+// sent, or only after M) or after `longest_hold` in any case, and its placement is
+// unrealised. Quiet, not a fixed time: on a loaded machine A may take long to come while
+// the run keeps moving towards it.
 #include <chrono>
 #include <string>
 #include <vector>
@@ -35,7 +38,8 @@ struct MessageScheduleResult {
 
 struct MessageScheduleOptions {
   looper_trace::HookConfig hook;
-  std::chrono::milliseconds wait{1000};
+  std::chrono::milliseconds wait{1000};           // quiet time that releases a held poster
+  std::chrono::milliseconds longest_hold{10000};  // no hold lasts longer
   std::chrono::milliseconds deadline{90000};
 };
 
