@@ -42,5 +42,7 @@ struct Found {
 };
 
 core::Outcome outcome_of(const core::RecordedRun& run);
+// Why a strategy's traced run is no ground to explore from: it gave no outcome.
+std::string no_outcome_reason(const core::RecordedRun& traced);
 
 }  // namespace flakescan::event_order

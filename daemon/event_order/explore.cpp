@@ -12,6 +12,11 @@ using Clock = std::chrono::steady_clock;
 
 core::Outcome outcome_of(const core::RecordedRun& run) { return run.report.outcome_at(0); }
 
+std::string no_outcome_reason(const core::RecordedRun& traced) {
+  return "the traced run did not give an outcome: " + traced.report.infra_reason + " " +
+         (traced.report.results.empty() ? "" : traced.report.results[0].message);
+}
+
 bool Exploration::can_run() {
   if (runs.cancelled()) return false;
   if (runs_made < run_budget && Clock::now() < deadline) return true;

@@ -97,8 +97,7 @@ util::Result<StrategyResult> explore_maxdiff(Exploration& x) {
   x.note(*traced);
   trace.outcome = outcome_of(*traced);
   if (!core::is_observation(trace.outcome)) {
-    out.no_outcome = "the traced run did not give an outcome: " + traced->report.infra_reason + " " +
-                     (traced->report.results.empty() ? "" : traced->report.results[0].message);
+    out.no_outcome = no_outcome_reason(*traced);
     return out;
   }
   const auto async = trace.async_sequence();

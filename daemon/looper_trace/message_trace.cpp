@@ -1,7 +1,8 @@
 #include "looper_trace/message_trace.hpp"
 
+#include "looper_trace/text_fields.hpp"
+
 #include <algorithm>
-#include <charconv>
 #include <cstdio>
 
 namespace flakescan::looper_trace {
@@ -39,26 +40,6 @@ std::vector<size_t> MessageTrace::async_sequence() const {
 }
 
 namespace {
-
-std::vector<std::string_view> split(std::string_view text, char sep) {
-  std::vector<std::string_view> out;
-  size_t start = 0;
-  while (true) {
-    auto end = text.find(sep, start);
-    out.push_back(text.substr(start, end == std::string_view::npos ? std::string_view::npos : end - start));
-    if (end == std::string_view::npos) break;
-    start = end + 1;
-  }
-  return out;
-}
-
-template <typename T>
-std::optional<T> number(std::string_view s) {
-  T v{};
-  auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-  if (ec != std::errc{} || p != s.data() + s.size()) return std::nullopt;
-  return v;
-}
 
 std::string millis(double ms) {
   char buf[32];
@@ -114,11 +95,11 @@ std::string format_message_trace(const MessageTrace& trace) {
 util::Result<MessageTrace> parse_message_trace(std::string_view text) {
   MessageTrace trace;
   int number_of_line = 0;
-  for (auto line : split(text, '\n')) {
+  for (auto line : text::split(text, '\n')) {
     ++number_of_line;
     if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
     if (line.empty() || line.front() == '#') continue;
-    auto f = split(line, '\t');
+    auto f = text::split(line, '\t');
     auto bad = [&](const std::string& why) {
       return util::fail(util::Errc::malformed, "message trace line " + std::to_string(number_of_line) + ": " + why);
     };
@@ -129,22 +110,22 @@ util::Result<MessageTrace> parse_message_trace(std::string_view text) {
       if (!o) return bad("unknown outcome");
       trace.outcome = *o;
     } else if (f[0] == "thread" && (f.size() == 4 || f.size() == 5)) {
-      auto n = number<int>(f[1]);
+      auto n = text::number<int>(f[1]);
       auto role = role_of(f[2]);
       if (!n || *n != int(trace.threads.size())) return bad("threads must be numbered 0, 1, ... in order");
       if (!role) return bad("unknown role");
-      auto started_in = f.size() == 5 ? number<int>(f[4]) : std::optional<int>(-1);
+      auto started_in = f.size() == 5 ? text::number<int>(f[4]) : std::optional<int>(-1);
       if (!started_in || *started_in < -1) return bad("bad number");
       trace.threads.push_back({*role, std::string(f[3]), *started_in});
     } else if (f[0] == "send" && f.size() == 10) {
-      auto n = number<int>(f[1]);
-      auto sender = number<int>(f[2]);
-      auto handler = number<int>(f[3]);
-      auto delay = number<std::int64_t>(f[4]);
-      auto when = number<std::int64_t>(f[5]);
-      auto at = number<double>(f[6]);
-      auto line_no = number<int>(f[7]);
-      auto occurrence = number<int>(f[8]);
+      auto n = text::number<int>(f[1]);
+      auto sender = text::number<int>(f[2]);
+      auto handler = text::number<int>(f[3]);
+      auto delay = text::number<std::int64_t>(f[4]);
+      auto when = text::number<std::int64_t>(f[5]);
+      auto at = text::number<double>(f[6]);
+      auto line_no = text::number<int>(f[7]);
+      auto occurrence = text::number<int>(f[8]);
       if (!n || !sender || !handler || !delay || !when || !at || !line_no || !occurrence) return bad("bad number");
       if (*handler < -1 || *handler >= int(trace.threads.size())) return bad("unknown handler thread");
       if (*n != int(trace.messages.size())) return bad("messages must be numbered 0, 1, ... in send order");
@@ -159,12 +140,12 @@ util::Result<MessageTrace> parse_message_trace(std::string_view text) {
       m.identity.occurrence = *occurrence;
       m.identity.role = trace.threads[size_t(*sender)].role;
       if (!f[9].empty())
-        for (auto frame : split(f[9], ';')) m.identity.stack.emplace_back(frame);
+        for (auto frame : text::split(f[9], ';')) m.identity.stack.emplace_back(frame);
       trace.messages.push_back(std::move(m));
     } else if (f[0] == "dispatch" && f.size() == 4) {
-      auto n = number<int>(f[1]);
-      auto thread = number<int>(f[2]);
-      auto at = number<double>(f[3]);
+      auto n = text::number<int>(f[1]);
+      auto thread = text::number<int>(f[2]);
+      auto at = text::number<double>(f[3]);
       if (!n || !thread || !at) return bad("bad number");
       if (*n < 0 || *n >= int(trace.messages.size())) return bad("dispatch of a message not sent yet");
       if (*thread < 0 || *thread >= int(trace.threads.size())) return bad("unknown dispatching thread");

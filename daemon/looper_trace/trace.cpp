@@ -1,6 +1,6 @@
 #include "looper_trace/trace.hpp"
 
-#include <charconv>
+#include "looper_trace/text_fields.hpp"
 
 namespace flakescan::looper_trace {
 
@@ -24,29 +24,6 @@ std::vector<int> Trace::anchored_lines() const {
   return out;
 }
 
-namespace {
-
-std::vector<std::string_view> split(std::string_view text, char sep) {
-  std::vector<std::string_view> out;
-  size_t start = 0;
-  while (true) {
-    auto end = text.find(sep, start);
-    out.push_back(text.substr(start, end == std::string_view::npos ? std::string_view::npos : end - start));
-    if (end == std::string_view::npos) break;
-    start = end + 1;
-  }
-  return out;
-}
-
-std::optional<int> to_int(std::string_view s) {
-  int v = 0;
-  auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-  if (ec != std::errc{} || p != s.data() + s.size()) return std::nullopt;
-  return v;
-}
-
-}  // namespace
-
 std::string format_trace(const Trace& trace) {
   std::string out = "test\t" + trace.test + "\noutcome\t" + std::string(core::outcome_name(trace.outcome)) + "\nlines\t";
   for (size_t i = 0; i < trace.lines.size(); ++i) out += (i ? " " : "") + std::to_string(trace.lines[i]);
@@ -63,11 +40,11 @@ std::string format_trace(const Trace& trace) {
 util::Result<Trace> parse_trace(std::string_view text) {
   Trace trace;
   int number = 0;
-  for (auto line : split(text, '\n')) {
+  for (auto line : text::split(text, '\n')) {
     ++number;
     if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
     if (line.empty()) continue;
-    auto f = split(line, '\t');
+    auto f = text::split(line, '\t');
     auto bad = [&](const char* why) {
       return util::fail(util::Errc::malformed, "trace line " + std::to_string(number) + ": " + why);
     };
@@ -78,15 +55,15 @@ util::Result<Trace> parse_trace(std::string_view text) {
       if (!o) return bad("unknown outcome");
       trace.outcome = *o;
     } else if (f[0] == "lines" && f.size() == 2) {
-      for (auto n : split(f[1], ' ')) {
-        auto v = to_int(n);
+      for (auto n : text::split(f[1], ' ')) {
+        auto v = text::number<int>(n);
         if (!v) return bad("bad line number");
         trace.lines.push_back(*v);
       }
     } else if (f[0] == "event" && f.size() == 6) {
       TracedEvent e;
-      auto line_no = to_int(f[1]);
-      auto occ = to_int(f[3]);
+      auto line_no = text::number<int>(f[1]);
+      auto occ = text::number<int>(f[3]);
       if (!line_no || !occ) return bad("bad number");
       e.identity.statement_line = *line_no;
       e.identity.occurrence = *occ;
@@ -96,7 +73,7 @@ util::Result<Trace> parse_trace(std::string_view text) {
       else return bad("unknown role");
       e.thread_name = std::string(f[4]);
       if (!f[5].empty())
-        for (auto frame : split(f[5], ';')) e.identity.stack.emplace_back(frame);
+        for (auto frame : text::split(f[5], ';')) e.identity.stack.emplace_back(frame);
       trace.events.push_back(std::move(e));
     } else {
       return bad("unknown record");
