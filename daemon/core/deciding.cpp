@@ -15,6 +15,7 @@ const core::RecordedRun* contradicting(const std::vector<core::RecordedRun>& run
   if (order.empty()) return nullptr;
   const size_t at = order.size() - 1;
   for (const auto& run : runs) {
+    if (run.spec.technique == intervention_technique) continue;
     const auto& tests = run.spec.tests;
     if (tests.size() < order.size() || !std::equal(order.begin(), order.end(), tests.begin())) continue;
     auto outcome = run.report.outcome_at(at);

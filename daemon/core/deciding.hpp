@@ -7,12 +7,17 @@
 // run in which the failing order passed, or the passing order failed, shows that the order
 // does not decide, and the finding is marked `not_deciding` (its category is then not given;
 // core::honest_verdict picks the primary category again).
+// Runs that change the program on purpose (technique `repair` restoring a field, calling a
+// cleaner, or running a patched class) are recorded under intervention_technique and left
+// out: their outcome says what the change did, not what the order decides.
 #include <vector>
 
 #include "core/run.hpp"
 #include "core/verdict.hpp"
 
 namespace flakescan::core {
+
+inline constexpr const char* intervention_technique = "repair-intervention";
 
 Verdict check_deciding(Verdict v, const std::vector<RecordedRun>& runs);
 

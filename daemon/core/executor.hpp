@@ -51,6 +51,10 @@ class TestExecutor {
 
   // How many runs this executor can usefully carry out at the same time.
   virtual int parallelism() const = 0;
+
+  // The classpath the test process runs with (project, runner, test frameworks), for tools
+  // that read or compile against it (technique `repair`); empty when there is none here.
+  virtual std::vector<std::string> process_classpath() const { return {}; }
 };
 
 }  // namespace flakescan::core

@@ -36,6 +36,9 @@ struct RunSpec {
   std::string purpose;             // free text: "rerun 3/10 of pkg.C#m", "reverse order"
   std::uint64_t seed = 0;          // the seed that produced this order or schedule
   int timeout_ms = 120000;         // the whole run's deadline
+  // Put in front of the project's classpath for this run only (technique `repair` runs a
+  // patched test class this way). Backends that cannot do it refuse the run (unsupported).
+  std::vector<std::string> classpath_prepend;
 };
 
 struct RunReport {

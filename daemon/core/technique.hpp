@@ -56,6 +56,13 @@ struct TechniqueInput {
   std::uint64_t seed = 1;
   bool fresh_jvm_per_run = true;   // rerun isolation: one process per run, or one for all
   ExploreStrategy strategy = ExploreStrategy::maxdiff;
+  // What `repair` reads and writes besides runs (empty when the backend has no classpath):
+  std::vector<std::string> classpath;     // the test JVM's whole classpath (class files, javac)
+  std::string project_dir;                // patches are written relative to it
+  std::vector<std::string> source_roots;  // where test sources are looked up; empty: project_dir
+  // Verdicts of the techniques that ran before in the same scan, in their order (`repair`
+  // works on the order-dependent and NIO tests they found), and ones handed in by the caller.
+  std::vector<Verdict> earlier;
 };
 
 // A technique: inputs in, verdicts out (one per test it has something to say about).

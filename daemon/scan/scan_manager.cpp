@@ -1,6 +1,7 @@
 #include "scan/scan_manager.hpp"
 
 #include <algorithm>
+#include <filesystem>
 #include <map>
 #include <random>
 
@@ -176,6 +177,10 @@ void ScanManager::run_scan(const std::shared_ptr<LiveScan>& scan) {
     ScanRunLog runs(**executor, RunLogTarget{scan->id, store_, events, scan->cancel, scan->runs_done, scan->runs_planned},
                     parallelism, request.timeout_seconds, deadline);
     core::TechniqueInput input{tests, request.budget, request.seed, request.fresh_jvm_per_run, request.strategy};
+    input.classpath = (*executor)->process_classpath();
+    std::error_code cwd_error;
+    input.project_dir = !request.working_dir.empty() ? request.working_dir : std::filesystem::current_path(cwd_error).string();
+    input.source_roots = request.sources;
     for (const auto& technique : technique_table()) {
       if (std::find(request.techniques.begin(), request.techniques.end(), technique.name) == request.techniques.end())
         continue;
@@ -190,6 +195,7 @@ void ScanManager::run_scan(const std::shared_ptr<LiveScan>& scan) {
         scan_error += (scan_error.empty() ? "" : "; ") + std::string(technique.name) + ": " + found.error().message;
         continue;
       }
+      input.earlier.insert(input.earlier.end(), found->begin(), found->end());  // for `repair`
       for (auto& v : *found) {
         auto it = merged.find(v.test);
         if (it == merged.end()) merged.emplace(v.test, std::move(v));

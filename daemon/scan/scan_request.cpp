@@ -52,7 +52,7 @@ util::Result<ScanRequest> parse_scan_request(const json& body, const std::vector
   if (!body.is_object()) return util::fail(Errc::invalid_argument, "the request body must be a JSON object");
   static const std::set<std::string> fields{"backend", "classpath", "tests", "techniques", "runs", "isolation", "seed", "strategy",
                                             "timeout_seconds", "budget", "parallelism", "jvm_args", "working_dir",
-                                            "adb"};
+                                            "sources", "adb"};
   for (const auto& [key, value] : body.items())
     if (!fields.contains(key)) return util::fail(Errc::invalid_argument, "unknown field '" + key + "'");
 
@@ -154,6 +154,17 @@ util::Result<ScanRequest> parse_scan_request(const json& body, const std::vector
     if (!std::filesystem::is_directory(dir, ec)) return std::unexpected(bad("working_dir", "is not a directory: " + dir));
     r.working_dir = std::move(dir);
   }
+  if (body.contains("sources")) {
+    // repair: where the tests' sources are, so a patch names the real file.
+    auto a = string_list(body["sources"], "sources");
+    if (!a) return std::unexpected(a.error());
+    for (const auto& dir : *a) {
+      std::error_code ec;
+      if (dir.empty() || dir.front() != '/') return std::unexpected(bad("sources", "must hold absolute paths: " + dir));
+      if (!std::filesystem::is_directory(dir, ec)) return std::unexpected(bad("sources", "is not a directory: " + dir));
+    }
+    r.sources = std::move(*a);
+  }
   if (body.contains("budget")) {
     const auto& b = body["budget"];
     if (!b.is_object()) return std::unexpected(bad("budget", "must be an object"));
@@ -190,6 +201,7 @@ nlohmann::json ScanRequest::to_json() const {
   if (budget.max_orders > 0) j["budget"]["max_orders"] = budget.max_orders;  // 0: the default for the tests
   if (parallelism > 0) j["parallelism"] = parallelism;
   if (!working_dir.empty()) j["working_dir"] = working_dir;
+  if (!sources.empty()) j["sources"] = sources;
   if (!adb.is_null()) j["adb"] = adb;
   return j;
 }

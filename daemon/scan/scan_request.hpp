@@ -28,6 +28,7 @@ struct ScanRequest {
   std::vector<std::string> jvm_args;
   std::string working_dir;         // local: the test JVMs' working directory (Maven and Gradle use
                                    // the module's); empty: the daemon's own
+  std::vector<std::string> sources; // repair: test source roots (absolute); empty: working_dir
   nlohmann::json adb;              // backend "adb": its settings, checked by that backend
 
   nlohmann::json to_json() const;

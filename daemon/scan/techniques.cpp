@@ -2,6 +2,7 @@
 
 #include "event_order/explore.hpp"     // explore: techniques explore, noise
 #include "order/techniques.hpp"  // order: techniques order, nio
+#include "repair/repair.hpp"
 #include "rerun/rerun.hpp"
 #include "suite/suite_rounds.hpp"  // suite: whole-suite rounds, isolation of suspects
 
@@ -17,6 +18,7 @@ const std::vector<TechniqueEntry>& technique_table() {
       {"nio-isolated-class", order::nio_technique(order::NioMode::isolated_class), "nio with one JVM per class"},
       {"nio-isolated-method", order::nio_technique(order::NioMode::isolated_method), "nio with one JVM per test"},
       {"explore", event_order::explore_technique(), "event-order exploration through the debugger (FlakeScanner): trace, what-if bounds, schedules of async main-queue events", [](const std::string& test, const std::map<std::string, std::string>& details, core::RunLog& runs) { return event_order::replay_schedule(test, details, runs); }},
+      {"repair", repair::repair_technique(), "for each order-dependent victim and NIO test found before it (or by order, run here): the polluted static field, a reset call that cleans it, and a patch compiled and verified"},
       {"noise", event_order::run_noise, "rerun N times under stress-ng CPU and memory load (Shaker-style)"},
   };
   return table;

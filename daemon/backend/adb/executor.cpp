@@ -305,6 +305,8 @@ util::Result<AdbExecutor::LeasedRun> AdbExecutor::run_on(const Lease& lease, con
 }
 
 util::Result<core::RunReport> AdbExecutor::run(const core::RunSpec& spec, const core::CancelFlag& cancel) {
+  if (!spec.classpath_prepend.empty())
+    return util::fail(util::Errc::unsupported, "a device runs the installed test APK: it cannot put classes in front of it");
   auto log = util::logger("adb");
   auto start = wire::Clock::now();
   auto deadline = start + Ms(spec.timeout_ms);

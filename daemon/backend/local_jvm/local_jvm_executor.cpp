@@ -75,17 +75,19 @@ LocalJvmExecutor::LocalJvmExecutor(LocalJvmConfig config) : config_(std::move(co
 }
 
 std::vector<std::string> LocalJvmExecutor::launch_command(const std::string& mode, const fs::path& tests_file,
-                                                          const fs::path& results_file, const CdsArchive::Use& cds) const {
-  auto argv = command(mode, tests_file, results_file);
+                                                          const fs::path& results_file, const CdsArchive::Use& cds,
+                                                          const std::vector<std::string>& prepend) const {
+  auto argv = command(mode, tests_file, results_file, prepend);
   argv.insert(argv.begin() + 1, cds.jvm_args.begin(), cds.jvm_args.end());
   return argv;
 }
 
 std::vector<std::string> LocalJvmExecutor::command(const std::string& mode, const fs::path& tests_file,
-                                                   const fs::path& results_file) const {
+                                                   const fs::path& results_file, const std::vector<std::string>& prepend) const {
   // The project's classpath comes first so that its own JUnit versions win; the runner and
   // Debian's platform jars fill in what it lacks.
-  std::vector<std::string> cp = config_.classpath;
+  std::vector<std::string> cp = prepend;
+  cp.insert(cp.end(), config_.classpath.begin(), config_.classpath.end());
   cp.push_back(config_.runner_jar.string());
   cp.insert(cp.end(), config_.platform_jars.begin(), config_.platform_jars.end());
   std::vector<std::string> argv{config_.java};
@@ -93,6 +95,13 @@ std::vector<std::string> LocalJvmExecutor::command(const std::string& mode, cons
   argv.insert(argv.end(), {"-cp", join(cp, ':'), "io.flakescan.runner.Main", mode, "--tests-file",
                            tests_file.string(), "--results", results_file.string()});
   return argv;
+}
+
+std::vector<std::string> LocalJvmExecutor::process_classpath() const {
+  std::vector<std::string> cp = config_.classpath;
+  cp.push_back(config_.runner_jar.string());
+  cp.insert(cp.end(), config_.platform_jars.begin(), config_.platform_jars.end());
+  return cp;
 }
 
 util::Result<core::TestExecutor::Discovery> LocalJvmExecutor::discover(const std::vector<core::TestId>& ids,
@@ -164,8 +173,9 @@ util::Result<core::RunReport> LocalJvmExecutor::run(const core::RunSpec& spec, c
   auto files = next_run_files();
   if (auto w = write_lines(files.tests, spec.tests); !w) return std::unexpected(w.error());
   auto started = std::chrono::steady_clock::now();
-  auto cds = cds_->for_run();
-  auto child = util::Child::spawn({.argv = launch_command("run", files.tests, files.results, cds),
+  // A class data archive holds the classpath it was dumped with: a changed one runs without.
+  auto cds = spec.classpath_prepend.empty() ? cds_->for_run() : CdsArchive::Use{};
+  auto child = util::Child::spawn({.argv = launch_command("run", files.tests, files.results, cds, spec.classpath_prepend),
                                    .working_dir = config_.test_dir.string(),
                                    .stdout_path = files.log.string()});
   if (!child) {
@@ -183,8 +193,8 @@ util::Result<core::RunReport> LocalJvmExecutor::run_debugged(const core::RunSpec
   auto files = next_run_files();
   if (auto w = write_lines(files.tests, spec.tests); !w) return std::unexpected(w.error());
   auto started = std::chrono::steady_clock::now();
-  auto cds = cds_->for_run(/*debugged=*/true);
-  auto launched = jdwp::launch({.argv = launch_command("run", files.tests, files.results, cds),
+  auto cds = spec.classpath_prepend.empty() ? cds_->for_run(/*debugged=*/true) : CdsArchive::Use{};
+  auto launched = jdwp::launch({.argv = launch_command("run", files.tests, files.results, cds, spec.classpath_prepend),
                                  .working_dir = config_.test_dir.string(),
                                  .stdout_path = files.log.string()},
                                jdwp::LaunchOptions{.suspend = true});

@@ -48,8 +48,11 @@ class LocalJvmExecutor final : public core::TestExecutor {
   int parallelism() const override { return config_.parallelism; }
 
   // The full java command line for a runner invocation (also used to start JVMs under JDWP).
+  // `prepend`: entries put in front of the project's classpath (RunSpec::classpath_prepend).
   std::vector<std::string> command(const std::string& mode, const std::filesystem::path& tests_file,
-                                   const std::filesystem::path& results_file) const;
+                                   const std::filesystem::path& results_file, const std::vector<std::string>& prepend = {}) const;
+  // The test JVM's whole classpath: the project's, the runner jar, the platform jars.
+  std::vector<std::string> process_classpath() const override;
 
  private:
   struct RunFiles {
@@ -58,7 +61,8 @@ class LocalJvmExecutor final : public core::TestExecutor {
   RunFiles next_run_files();
   // command() with the class data archive's options for this run.
   std::vector<std::string> launch_command(const std::string& mode, const std::filesystem::path& tests_file,
-                                          const std::filesystem::path& results_file, const CdsArchive::Use& cds) const;
+                                          const std::filesystem::path& results_file, const CdsArchive::Use& cds,
+                                          const std::vector<std::string>& prepend = {}) const;
   // Everything after the JVM ended, the same for plain and debugged runs.
   util::Result<core::RunReport> finish_run(const core::RunSpec& spec, const RunFiles& files,
                                            const util::ExitStatus& status, std::chrono::steady_clock::time_point started);

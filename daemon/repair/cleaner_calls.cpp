@@ -1,0 +1,321 @@
+#include "repair/cleaner_calls.hpp"
+
+#include <algorithm>
+#include <set>
+
+#include "classfile/bytecode.hpp"
+
+namespace flakescan::repair {
+
+namespace {
+
+std::string internal(const std::string& binary) {
+  std::string s = binary;
+  std::replace(s.begin(), s.end(), '.', '/');
+  return s;
+}
+std::string binary(const std::string& internal_name) {
+  std::string s = internal_name;
+  std::replace(s.begin(), s.end(), '/', '.');
+  return s;
+}
+bool is_jdk(const std::string& internal_name) {
+  for (const char* p : {"java/", "javax/", "jdk/", "sun/", "com/sun/"})
+    if (internal_name.starts_with(p)) return true;
+  return false;
+}
+std::string package_of(const std::string& binary_name) {
+  auto dot = binary_name.rfind('.');
+  return dot == std::string::npos ? "" : binary_name.substr(0, dot);
+}
+
+// Parameter descriptors of a method descriptor: "(ILjava/lang/String;)V" -> {"I", "Ljava/lang/String;"}.
+std::optional<std::vector<std::string>> parameters(const std::string& descriptor) {
+  std::vector<std::string> out;
+  if (descriptor.empty() || descriptor[0] != '(') return std::nullopt;
+  std::size_t i = 1;
+  while (i < descriptor.size() && descriptor[i] != ')') {
+    std::size_t start = i;
+    while (descriptor[i] == '[') ++i;
+    if (descriptor[i] == 'L') {
+      auto semi = descriptor.find(';', i);
+      if (semi == std::string::npos) return std::nullopt;
+      i = semi + 1;
+    } else {
+      ++i;
+    }
+    out.push_back(descriptor.substr(start, i - start));
+  }
+  return out;
+}
+
+// The class and its superclasses that are known, from `name` (internal) up.
+std::vector<const classfile::ClassFile*> chain(const std::string& name, const ClassFiles& classes) {
+  std::vector<const classfile::ClassFile*> out;
+  std::string at = name;
+  while (!at.empty()) {
+    auto it = classes.find(at);
+    if (it == classes.end()) break;
+    out.push_back(&it->second);
+    at = it->second.super_name.value_or("");
+    if (at == "java/lang/Object") break;
+  }
+  return out;
+}
+
+bool is_enum(const std::string& internal_name, const ClassFiles& classes) {
+  auto it = classes.find(internal_name);
+  return it != classes.end() && (it->second.access_flags & classfile::access::enum_) != 0;
+}
+
+// How undoing a name sounds: 0 undoes (reset, clear, remove, unregister), 1 sets, 2 adds.
+int name_rank(const std::string& name) {
+  for (const char* p : {"reset", "clear", "remove", "unregister", "restore", "logout", "close"})
+    if (name.starts_with(p)) return 0;
+  for (const char* p : {"put", "add", "register", "compute", "merge", "replace", "retain"})
+    if (name.starts_with(p)) return 2;
+  return 1;
+}
+
+struct Ranked {
+  Call call;
+  int rank = 0;
+};
+
+}  // namespace
+
+std::vector<std::string> missing_classes(const PollutedField& field, const ClassFiles& known) {
+  std::vector<std::string> out;
+  for (const std::string& start : {internal(field.owner), internal(field.value_class)}) {
+    if (start.empty()) continue;
+    std::string at = start;
+    while (!at.empty() && at != "java/lang/Object") {
+      auto it = known.find(at);
+      if (it == known.end()) {
+        if (std::find(out.begin(), out.end(), at) == out.end()) out.push_back(at);
+        break;
+      }
+      at = it->second.super_name.value_or("");
+    }
+  }
+  return out;
+}
+
+std::vector<std::string> missing_enum_candidates(const std::vector<classfile::ResetCandidate>& methods, const ClassFiles& known) {
+  std::set<std::string> out;
+  for (const auto& m : methods) {
+    auto params = parameters(m.method_descriptor);
+    if (!params) continue;
+    for (const auto& p : *params) {
+      auto cls = classfile::descriptor_class(p);
+      if (!cls || cls->front() == '[' || known.contains(*cls)) continue;
+      // Only nested types of the method's own class are fetched (Locale$Category): a full
+      // closure over every parameter type would fetch half the JDK.
+      if (cls->starts_with(m.class_name + "$")) out.insert(*cls);
+    }
+  }
+  return {out.begin(), out.end()};
+}
+
+util::Result<std::vector<classfile::ResetCandidate>> reset_methods(const PollutedField& field, const ClassFiles& classes) {
+  std::vector<classfile::ClassFile> all;
+  all.reserve(classes.size());
+  for (const auto& [name, cls] : classes) all.push_back(cls);
+  return classfile::find_reset_candidates(all, {internal(field.owner), field.name, field.descriptor});
+}
+
+std::vector<Call> candidate_calls(const PollutedField& field, const std::vector<classfile::ResetCandidate>& resets,
+                                  const ClassFiles& classes, const classfile::Literals& literals, std::size_t max_calls) {
+  // The types the field's value has: its class and superclasses, and the declared type.
+  std::set<std::string> value_types;
+  for (const auto* c : chain(internal(field.value_class), classes)) value_types.insert(c->name);
+  if (auto declared = classfile::descriptor_class(field.descriptor)) value_types.insert(*declared);
+
+  auto options_for = [&](const std::string& p) {
+    std::vector<Arg> out;
+    auto add = [&](Arg a) {
+      if (std::find(out.begin(), out.end(), a) == out.end()) out.push_back(std::move(a));
+    };
+    switch (p[0]) {
+      case 'I': case 'S': case 'B': case 'C':
+        for (std::size_t i = 0; i < literals.ints.size() && i < 3; ++i) add({Arg::Kind::int_, literals.ints[i]});
+        add({Arg::Kind::int_, 0});
+        return out;
+      case 'J':
+        for (std::size_t i = 0; i < literals.longs.size() && i < 3; ++i) add({Arg::Kind::long_, literals.longs[i]});
+        add({Arg::Kind::long_, 0});
+        return out;
+      case 'Z':
+        add({Arg::Kind::boolean, 0});
+        add({Arg::Kind::boolean, 1});
+        return out;
+      case 'F': case 'D': return out;  // no float literals are mined: such methods are left out
+      default: break;
+    }
+    auto cls = classfile::descriptor_class(p);
+    if (cls && value_types.contains(*cls)) add({Arg::Kind::original, 0, "", p});
+    if (cls && (*cls == "java/lang/String" || *cls == "java/lang/Object" || *cls == "java/lang/CharSequence"))
+      for (std::size_t i = 0; i < literals.strings.size() && i < 6; ++i) add({Arg::Kind::string, 0, literals.strings[i]});
+    if (cls && is_enum(*cls, classes)) {
+      const auto& e = classes.at(*cls);
+      for (const auto& f : e.fields)
+        if (f.access_flags & classfile::access::enum_) add({Arg::Kind::enum_constant, 0, f.name, binary(*cls)});
+    }
+    add({Arg::Kind::null, 0, "", p});
+    return out;
+  };
+
+  std::vector<Ranked> ranked;
+  std::set<std::tuple<std::string, std::string, std::string>> seen;
+  auto add_method = [&](const std::string& owner, const std::string& name, const std::string& desc, bool on_value,
+                        int rank, const std::string& why) {
+    if (!seen.insert({owner, name, desc}).second) return;
+    auto params = parameters(desc);
+    if (!params || params->size() > 3) return;
+    std::vector<std::vector<Arg>> options;
+    for (const auto& p : *params) {
+      auto o = options_for(p);
+      if (o.empty()) return;
+      options.push_back(std::move(o));
+    }
+    // Up to 6 argument lists, varying the last argument fastest.
+    std::vector<std::size_t> pick(options.size(), 0);
+    for (int n = 0; n < 6; ++n) {
+      Call c{on_value, binary(owner), name, desc, {}, why};
+      for (std::size_t i = 0; i < options.size(); ++i) c.args.push_back(options[i][pick[i]]);
+      ranked.push_back({std::move(c), rank * 10 + static_cast<int>(options.size())});
+      std::size_t k = options.size();
+      while (k > 0) {
+        if (++pick[k - 1] < options[k - 1].size()) break;
+        pick[k - 1] = 0;
+        --k;
+      }
+      if (k == 0) break;
+    }
+  };
+
+  // 1. Methods that write the field or mutate its value.
+  for (const auto& r : resets) {
+    if (r.method_name == "<init>" || (r.access_flags & classfile::access::private_)) continue;
+    const bool is_static = (r.access_flags & classfile::access::static_) != 0;
+    if (!is_static && !value_types.contains(r.class_name)) continue;
+    const int rank = r.writes_field() && is_static ? std::min(name_rank(r.method_name), 1) : name_rank(r.method_name);
+    add_method(r.class_name, r.method_name, r.method_descriptor, !is_static, rank,
+               r.writes_field() ? "writes the field" : "mutates the field's value");
+  }
+  // 2. The value's own mutators, and methods of a project class that write its fields.
+  for (const auto* cls : chain(internal(field.value_class), classes)) {
+    for (const auto& m : cls->methods) {
+      if (m.is_static() || m.name == "<init>" || !m.code) continue;
+      if (!(m.access_flags & classfile::access::public_)) continue;
+      bool writes_own = false;
+      if (!is_jdk(cls->name)) {
+        if (auto s = classfile::summarize(*cls, *m.code))
+          writes_own = std::any_of(s->fields.begin(), s->fields.end(), [&](const classfile::FieldAccess& f) {
+            return f.op == classfile::FieldOp::put_field && f.field.owner == cls->name;
+          });
+      }
+      if (!writes_own && !classfile::is_mutator_name(m.name)) continue;
+      add_method(cls->name, m.name, m.descriptor, true, 3 + name_rank(m.name),
+                 writes_own ? "writes a field of the value" : "mutator of the value's class");
+    }
+  }
+  std::stable_sort(ranked.begin(), ranked.end(), [](const Ranked& a, const Ranked& b) { return a.rank < b.rank; });
+  std::vector<Call> out;
+  for (auto& r : ranked) {
+    if (out.size() >= max_calls) break;
+    out.push_back(std::move(r.call));
+  }
+  return out;
+}
+
+std::string source_name(const std::string& binary_name) {
+  std::string s = binary_name;
+  std::replace(s.begin(), s.end(), '$', '.');
+  return s;
+}
+
+std::string java_string_literal(const std::string& text) {
+  std::string out = "\"";
+  for (char c : text) {
+    switch (c) {
+      case '"': out += "\\\""; break;
+      case '\\': out += "\\\\"; break;
+      case '\n': out += "\\n"; break;
+      case '\r': out += "\\r"; break;
+      case '\t': out += "\\t"; break;
+      default: out += c;
+    }
+  }
+  return out + "\"";
+}
+
+std::optional<std::string> field_expression(const PollutedField& field, const ClassFiles& classes, const std::string& from_package) {
+  auto it = classes.find(internal(field.owner));
+  if (it == classes.end()) return std::nullopt;
+  const auto& cls = it->second;
+  const bool same_package = package_of(field.owner) == from_package;
+  auto accessible = [&](std::uint16_t flags) {
+    return (flags & classfile::access::public_) || (same_package && !(flags & classfile::access::private_));
+  };
+  if (const auto* f = cls.find_field(field.name); f && accessible(f->access_flags))
+    return source_name(field.owner) + "." + field.name;
+  for (const auto& m : cls.methods) {
+    if (!m.is_static() || !m.code || !accessible(m.access_flags) || m.descriptor != "()" + field.descriptor) continue;
+    auto s = classfile::summarize(cls, *m.code);
+    if (!s) continue;
+    bool reads = std::any_of(s->fields.begin(), s->fields.end(), [&](const classfile::FieldAccess& f) {
+      return f.op == classfile::FieldOp::get_static && f.field.owner == cls.name && f.field.name == field.name;
+    });
+    if (reads) return source_name(field.owner) + "." + m.name + "()";
+  }
+  return std::nullopt;
+}
+
+std::optional<std::string> java_statement(const Call& call, const std::optional<std::string>& receiver,
+                                          const std::optional<std::string>& original) {
+  std::string args;
+  for (const auto& a : call.args) {
+    if (!args.empty()) args += ", ";
+    switch (a.kind) {
+      case Arg::Kind::null: {
+        auto cls = classfile::descriptor_class(a.type);
+        args += cls ? "(" + source_name(binary(*cls)) + ") null" : "null";
+        break;
+      }
+      case Arg::Kind::int_: args += std::to_string(a.integer); break;
+      case Arg::Kind::long_: args += std::to_string(a.integer) + "L"; break;
+      case Arg::Kind::boolean: args += a.integer ? "true" : "false"; break;
+      case Arg::Kind::string: args += java_string_literal(a.text); break;
+      case Arg::Kind::enum_constant: args += source_name(a.type) + "." + a.text; break;
+      case Arg::Kind::original:
+        if (!original) return std::nullopt;
+        args += *original;
+        break;
+    }
+  }
+  if (call.on_value) {
+    if (!receiver) return std::nullopt;
+    return *receiver + "." + call.method + "(" + args + ");";
+  }
+  return source_name(call.owner) + "." + call.method + "(" + args + ");";
+}
+
+std::string describe(const Call& call) {
+  std::string args;
+  for (const auto& a : call.args) {
+    if (!args.empty()) args += ", ";
+    switch (a.kind) {
+      case Arg::Kind::null: args += "null"; break;
+      case Arg::Kind::int_: args += std::to_string(a.integer); break;
+      case Arg::Kind::long_: args += std::to_string(a.integer) + "L"; break;
+      case Arg::Kind::boolean: args += a.integer ? "true" : "false"; break;
+      case Arg::Kind::string: args += java_string_literal(a.text); break;
+      case Arg::Kind::enum_constant: args += source_name(a.type) + "." + a.text; break;
+      case Arg::Kind::original: args += "<value before the polluter>"; break;
+    }
+  }
+  return (call.on_value ? "<field value>." : source_name(call.owner) + ".") + call.method + "(" + args + ")";
+}
+
+}  // namespace flakescan::repair

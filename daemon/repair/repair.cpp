@@ -1,0 +1,549 @@
+#include "repair/repair.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <set>
+
+#include "classfile/classpath.hpp"
+#include "core/deciding.hpp"
+#include "order/ddmin.hpp"
+#include "order/techniques.hpp"
+#include "repair/cleaner_calls.hpp"
+#include "repair/source_patch.hpp"
+#include "repair/state_capture.hpp"
+#include "repair/vm_stops.hpp"
+#include "report/source_locator.hpp"
+#include "util/process.hpp"
+
+namespace flakescan::repair {
+
+namespace fs = std::filesystem;
+using namespace std::chrono_literals;
+using util::Errc;
+
+namespace {
+
+core::Deadline call() { return core::deadline_in(30s); }
+
+std::string class_of_test(const std::string& test) { return test.substr(0, test.find('#')); }
+std::string method_of_test(const std::string& test) {
+  auto hash = test.find('#');
+  return hash == std::string::npos ? "" : test.substr(hash + 1);
+}
+std::string package_of(const std::string& cls) {
+  auto dot = cls.rfind('.');
+  return dot == std::string::npos ? "" : cls.substr(0, dot);
+}
+std::string internal(std::string s) {
+  std::replace(s.begin(), s.end(), '.', '/');
+  return s;
+}
+std::string join(const std::vector<std::string>& items, const std::string& sep = ", ") {
+  std::string out;
+  for (const auto& i : items) out += (out.empty() ? "" : sep) + i;
+  return out;
+}
+
+util::Result<core::Value> static_value(core::Vm& vm, const std::string& owner, const std::string& name,
+                                       std::string* descriptor = nullptr) {
+  auto fields = vm.static_fields(owner, call());
+  if (!fields) return std::unexpected(fields.error());
+  for (const auto& f : *fields)
+    if (f.name == name) {
+      if (descriptor) *descriptor = f.signature;
+      return f.value;
+    }
+  return util::fail(Errc::not_found, "no static field " + owner + "." + name);
+}
+
+// What repair works on: one test, the order it fails in and the one it passes in.
+struct Target {
+  std::string test;
+  std::vector<std::string> failing, passing, polluters;
+  core::Verdict from;  // the earlier verdict (its evidence is repeated in repair's finding)
+};
+
+std::optional<Target> target_of(const core::Verdict& v) {
+  for (const auto& f : core::findings_of(v)) {
+    if (f.verdict != core::VerdictKind::flaky || !f.not_deciding.empty()) continue;
+    const auto& e = f.evidence;
+    if (e.reproducer.empty() || e.passing_order.empty() || e.reproducer.back() != v.test) continue;
+    if (f.category == core::Category::order_dependent && e.role == "victim") {
+      std::vector<std::string> polluters(e.reproducer.begin(), e.reproducer.end() - 1);
+      return Target{v.test, e.reproducer, e.passing_order, polluters, v};
+    }
+    if (f.category == core::Category::nio)
+      return Target{v.test, e.reproducer, e.passing_order, {v.test}, v};
+  }
+  return std::nullopt;
+}
+
+// Class files known to one repair: the project's class directories first, then what the test
+// JVM's loaders hand over (jars, the JDK) at a stop.
+class ClassCache {
+ public:
+  explicit ClassCache(const std::vector<std::string>& classpath) {
+    for (const auto& c : classpath) dirs_.emplace_back(c);
+  }
+  // Known after this call if any source has it; false when none has.
+  bool ensure(const std::string& internal_name, core::Vm* vm, core::ThreadRef thread) {
+    if (classes.contains(internal_name)) return true;
+    if (tried_.contains(internal_name) && !vm) return false;
+    tried_.insert(internal_name);
+    classfile::Bytes bytes;
+    if (auto b = classfile::read_class_bytes(dirs_, internal_name); b) {
+      bytes = std::move(*b);
+    } else if (vm) {
+      auto fetched = class_bytes(*vm, thread, internal_name);
+      if (!fetched || fetched->empty()) return false;
+      bytes.assign(fetched->begin(), fetched->end());
+    } else {
+      return false;
+    }
+    auto parsed = classfile::parse_class(bytes);
+    if (!parsed) return false;
+    classes.emplace(internal_name, std::move(*parsed));
+    return true;
+  }
+  ClassFiles classes;
+
+ private:
+  std::vector<fs::path> dirs_;
+  std::set<std::string> tried_;
+};
+
+class Repairer {
+ public:
+  Repairer(const core::TechniqueInput& input, core::RunLog& log, const RepairOptions& options)
+      : input_(input), log_(log), options_(options), cache_(input.classpath) {}
+
+  core::Verdict repair(const Target& t);
+
+ private:
+  util::Result<core::RecordedRun> plain_run(std::vector<std::string> tests, std::string purpose, bool intervened,
+                                            std::vector<std::string> prepend = {}) {
+    core::RunSpec spec{std::move(tests), intervened ? core::intervention_technique : "repair", std::move(purpose)};
+    spec.classpath_prepend = std::move(prepend);
+    ++runs_;
+    return log_.run(spec);
+  }
+  util::Result<core::RecordedRun> debugged(std::vector<std::string> tests, std::string purpose, bool intervened,
+                                           std::vector<Stop> stops) {
+    core::RunSpec spec{std::move(tests), intervened ? core::intervention_technique : "repair", std::move(purpose)};
+    ++runs_;
+    return log_.run_debugged(spec, stop_before(std::move(stops)));
+  }
+  static core::Outcome last_outcome(const core::RecordedRun& run) { return run.report.outcome_at(run.spec.tests.size() - 1); }
+
+  util::Result<bool> restores_pass(const Target& t, const std::vector<std::string>& fields, bool survey);
+  util::Result<void> survey(core::Vm& vm, core::ThreadRef thread, const Target& t, const std::vector<std::string>& fields);
+  std::optional<std::string> value_expression(core::Vm& vm, core::ThreadRef thread, const core::Value& v);
+  struct Tried {
+    bool passed = false;
+    std::int64_t run = 0;
+    std::optional<std::string> receiver, original;
+    std::string exception;
+  };
+  util::Result<Tried> try_cleaner(const Target& t, const PollutedField& field, const Call& c);
+  std::string offer_patch(const Target& t, const PollutedField& field, const std::string& statement,
+                          std::map<std::string, std::string>& details);
+
+  const core::TechniqueInput& input_;
+  core::RunLog& log_;
+  RepairOptions options_;
+  ClassCache cache_;
+  int runs_ = 0;
+  std::map<std::string, PollutedField> surveyed_;  // field -> its owner, descriptor, value class
+  classfile::Literals literals_;
+};
+
+util::Result<void> Repairer::survey(core::Vm& vm, core::ThreadRef thread, const Target& t, const std::vector<std::string>& fields) {
+  for (const auto& name : fields) {
+    auto [owner, field] = split_field(name);
+    PollutedField p{owner, field, "", ""};
+    auto value = static_value(vm, owner, field, &p.descriptor);
+    if (!value) continue;
+    if (value->is_reference() && value->object)
+      if (auto cls = vm.class_of(value->object, call())) p.value_class = *cls;
+    for (int round = 0; round < 12; ++round) {
+      auto missing = missing_classes(p, cache_.classes);
+      bool any = false;
+      for (const auto& m : missing) any = cache_.ensure(m, &vm, thread) || any;
+      if (!any) break;
+    }
+    if (auto resets = reset_methods(p, cache_.classes))
+      for (const auto& e : missing_enum_candidates(*resets, cache_.classes)) cache_.ensure(e, &vm, thread);
+    surveyed_[name] = p;
+  }
+  // Literals: the polluters' classes first (the value they left is likely one of theirs),
+  // then the test's, then the project classes those refer to, then the fields' owners.
+  std::vector<std::string> sources;
+  for (const auto& p : t.polluters) sources.push_back(internal(class_of_test(p)));
+  sources.push_back(internal(class_of_test(t.test)));
+  const std::size_t tests_end = sources.size();
+  for (std::size_t i = 0; i < tests_end; ++i) {
+    if (!cache_.ensure(sources[i], &vm, thread)) continue;
+    for (const auto& k : cache_.classes.at(sources[i]).pool)
+      if (k.tag == classfile::ConstantTag::class_)
+        if (auto n = cache_.classes.at(sources[i]).utf8(k.first); n && is_project_class(std::string(*n)))
+          sources.push_back(std::string(*n));
+  }
+  for (const auto& [name, p] : surveyed_) sources.push_back(internal(p.owner));
+  for (const auto& s : sources)
+    if (cache_.ensure(s, s.starts_with("java/") ? &vm : nullptr, thread))
+      if (auto lits = classfile::collect_literals(cache_.classes.at(s))) classfile::merge(literals_, *lits);
+  return {};
+}
+
+util::Result<bool> Repairer::restores_pass(const Target& t, const std::vector<std::string>& fields, bool with_survey) {
+  auto kept = std::make_shared<std::map<std::string, core::Value>>();
+  std::vector<Stop> stops;
+  stops.push_back({0, [fields, kept](core::Vm& vm, core::ThreadRef thread) -> util::Result<void> {
+                     kept->clear();
+                     for (const auto& f : fields) {
+                       auto [owner, name] = split_field(f);
+                       (void)load_class(vm, thread, owner);
+                       auto value = static_value(vm, owner, name);
+                       if (!value) continue;
+                       auto copy = keep_copy(vm, thread, *value);
+                       if (copy) (*kept)[f] = *copy;
+                     }
+                     return {};
+                   }});
+  stops.push_back({t.failing.size() - 1, [this, &t, fields, kept, with_survey](core::Vm& vm, core::ThreadRef thread) -> util::Result<void> {
+                     if (with_survey)
+                       if (auto r = survey(vm, thread, t, fields); !r) return r;
+                     for (const auto& [f, value] : *kept) {
+                       auto [owner, name] = split_field(f);
+                       (void)vm.set_static_field(owner, name, value, call());
+                     }
+                     return {};
+                   }});
+  // Stop 0 and the last stop are one stop for a one-test failing order (NIO: t, t has two).
+  if (t.failing.size() == 1) return util::fail(Errc::invalid_argument, "a failing order of one test has nothing to restore");
+  auto run = debugged(t.failing, "repair: " + t.test + " in its failing order with " + std::to_string(fields.size()) +
+                                     " field(s) restored: " + join(fields),
+                      true, std::move(stops));
+  if (!run) return std::unexpected(run.error());
+  auto o = last_outcome(*run);
+  if (!core::is_observation(o)) return util::fail(Errc::process, "the run with restored fields did not reach " + t.test);
+  return o == core::Outcome::pass;
+}
+
+std::optional<std::string> Repairer::value_expression(core::Vm& vm, core::ThreadRef thread, const core::Value& v) {
+  if (!v.is_reference() || !v.object) {
+    if (v.kind == core::Value::Kind::null) return "null";
+    return std::nullopt;
+  }
+  if (v.kind == core::Value::Kind::string) {
+    auto text = vm.string_value(v.object, call());
+    return text ? std::optional(java_string_literal(*text)) : std::nullopt;
+  }
+  auto cls = vm.class_of(v.object, call());
+  if (!cls || !cache_.ensure(internal(*cls), &vm, thread)) return std::nullopt;
+  // A public constant of its own class equal to it: Locale.ROOT, Locale.US, TimeUnit.SECONDS.
+  const auto& file = cache_.classes.at(internal(*cls));
+  auto statics = vm.static_fields(*cls, call());
+  if (!statics) return std::nullopt;
+  const std::string descriptor = "L" + internal(*cls) + ";";
+  for (const auto& f : *statics) {
+    const auto* member = file.find_field(f.name);
+    if (!member || f.signature != descriptor || !(member->access_flags & classfile::access::public_) || !f.is_final) continue;
+    if (!f.value.object) continue;
+    bool same = f.value.object == v.object;
+    if (!same) {
+      auto eq = vm.invoke_method(v.object, "equals", "(Ljava/lang/Object;)Z", {f.value}, thread, call());
+      same = eq && !eq->exception && eq->result.integer != 0;
+    }
+    if (same) return source_name(*cls) + "." + f.name;
+  }
+  return std::nullopt;
+}
+
+util::Result<Repairer::Tried> Repairer::try_cleaner(const Target& t, const PollutedField& field, const Call& c) {
+  auto tried = std::make_shared<Tried>();
+  auto original = std::make_shared<core::Value>();
+  const bool needs_original = std::any_of(c.args.begin(), c.args.end(), [](const Arg& a) { return a.kind == Arg::Kind::original; });
+  std::vector<Stop> stops;
+  if (needs_original)
+    stops.push_back({0, [this, field, original, tried](core::Vm& vm, core::ThreadRef thread) -> util::Result<void> {
+                       (void)load_class(vm, thread, field.owner);
+                       auto value = static_value(vm, field.owner, field.name);
+                       if (!value) return std::unexpected(value.error());
+                       auto copy = keep_copy(vm, thread, *value);
+                       if (!copy) return std::unexpected(copy.error());
+                       *original = *copy;
+                       tried->original = value_expression(vm, thread, *copy);
+                       return {};
+                     }});
+  stops.push_back({t.failing.size() - 1, [this, &t, field, c, original, tried](core::Vm& vm, core::ThreadRef thread) -> util::Result<void> {
+                     tried->receiver = field_expression(field, cache_.classes, package_of(class_of_test(t.test)));
+                     std::vector<core::Value> args;
+                     for (const auto& a : c.args) {
+                       switch (a.kind) {
+                         case Arg::Kind::null: args.push_back(core::Value::null()); break;
+                         case Arg::Kind::int_: args.push_back(core::Value::of_int(static_cast<std::int32_t>(a.integer))); break;
+                         case Arg::Kind::long_: args.push_back(core::Value::of_long(a.integer)); break;
+                         case Arg::Kind::boolean: args.push_back(core::Value::of_bool(a.integer != 0)); break;
+                         case Arg::Kind::string: {
+                           auto s = vm.new_string(a.text, call());
+                           if (!s) return std::unexpected(s.error());
+                           args.push_back(*s);
+                           break;
+                         }
+                         case Arg::Kind::enum_constant: {
+                           auto e = static_value(vm, a.type, a.text);
+                           if (!e) {
+                             (void)load_class(vm, thread, a.type);
+                             e = static_value(vm, a.type, a.text);
+                           }
+                           if (!e) return std::unexpected(e.error());
+                           args.push_back(*e);
+                           break;
+                         }
+                         case Arg::Kind::original: args.push_back(*original); break;
+                       }
+                     }
+                     util::Result<core::InvokeResult> r = util::fail(Errc::internal, "not called");
+                     if (c.on_value) {
+                       auto receiver = static_value(vm, field.owner, field.name);
+                       if (!receiver) return std::unexpected(receiver.error());
+                       if (!receiver->object) {
+                         tried->exception = "the field was null";
+                         return {};
+                       }
+                       r = vm.invoke_method(receiver->object, c.method, c.descriptor, args, thread, call());
+                     } else {
+                       r = vm.invoke_static(c.owner, c.method, c.descriptor, args, thread, call());
+                     }
+                     if (!r) {
+                       tried->exception = r.error().message;
+                     } else if (r->exception) {
+                       auto type = vm.class_of(r->exception, call());
+                       tried->exception = "threw " + (type ? *type : std::string("an exception"));
+                     }
+                     return {};
+                   }});
+  auto run = debugged(t.failing, "repair: " + t.test + " in its failing order after " + describe(c), true, std::move(stops));
+  if (!run) return std::unexpected(run.error());
+  tried->run = run->id;
+  tried->passed = last_outcome(*run) == core::Outcome::pass;
+  return *tried;
+}
+
+std::string Repairer::offer_patch(const Target& t, const PollutedField& field, const std::string& statement,
+                                  std::map<std::string, std::string>& details) {
+  if (input_.classpath.empty()) return "no classpath to compile a patch against (this backend has none here)";
+  const std::string cls = class_of_test(t.test);
+  std::vector<fs::path> roots;
+  for (const auto& r : input_.source_roots) roots.emplace_back(r);
+  if (roots.empty() && !input_.project_dir.empty()) roots.emplace_back(input_.project_dir);
+  report::SourceLocator locator(roots);
+  auto file = locator.find_file(cls);
+  if (!file) return "the source of " + cls + " was not found under " + (roots.empty() ? std::string("no source root") : roots.front().string());
+  if (file->extension() != ".java") return "the source of " + cls + " is not Java (" + file->string() + ")";
+  std::error_code ec;
+  fs::path absolute = fs::absolute(*file, ec);
+  std::string relative = absolute.string();
+  if (!input_.project_dir.empty()) {
+    auto rel = fs::relative(absolute, input_.project_dir, ec);
+    if (!ec && !rel.empty() && !rel.string().starts_with("..")) relative = rel.generic_string();
+  }
+  const auto& lines = locator.lines_of(*file);
+  const std::string comment = "flakescan repair: " + field.owner + "." + field.name + " is left changed by " +
+                              join(t.polluters) + "; reset it first";
+  auto patch = insert_at_method_start(lines, method_of_test(t.test), relative, comment, {statement});
+  if (!patch) return "no patch: " + patch.error().message;
+  // Compile the patched file alone against the test classpath.
+  static std::atomic<int> counter{0};
+  fs::path work = fs::temp_directory_path() / ("flakescan-repair-" + std::to_string(::getpid()) + "-" + std::to_string(counter++));
+  fs::create_directories(work / "src", ec);
+  fs::create_directories(work / "classes", ec);
+  fs::path src = work / "src" / file->filename();
+  {
+    std::ofstream out(src);
+    for (const auto& l : patch->lines) out << l << "\n";
+  }
+  std::string cp = join(input_.classpath, ":");
+  auto javac = util::Child::spawn({.argv = {"javac", "-nowarn", "-g", "-encoding", "UTF-8", "-d", (work / "classes").string(), "-cp", cp,
+                                            src.string()},
+                                   .stdout_path = (work / "javac.log").string()});
+  if (!javac) return "javac could not be started: " + javac.error().message;
+  auto status = javac->wait(std::chrono::steady_clock::now() + 120s);
+  if (!status || !status->success()) {
+    std::ifstream in(work / "javac.log");
+    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    return "the patch did not compile: " + text.substr(0, 400);
+  }
+  auto failing = plain_run(t.failing, "repair: verify the patch of " + t.test + " in its failing order", true, {(work / "classes").string()});
+  if (!failing) return "the patch could not be verified: " + failing.error().message;
+  if (last_outcome(*failing) != core::Outcome::pass)
+    return "the patched test still failed in its failing order (run " + std::to_string(failing->id) + "): patch not offered";
+  auto passing = plain_run(t.passing, "repair: verify the patch of " + t.test + " in its passing order", true, {(work / "classes").string()});
+  if (!passing) return "the patch could not be verified: " + passing.error().message;
+  if (last_outcome(*passing) != core::Outcome::pass)
+    return "the patched test failed in its passing order (run " + std::to_string(passing->id) + "): patch not offered";
+  fs::remove_all(work, ec);
+  details["patch"] = patch->diff;
+  details["patch_file"] = relative;
+  details["verified_by_run"] = std::to_string(failing->id);
+  details["verified_passing_run"] = std::to_string(passing->id);
+  return "";
+}
+
+core::Verdict Repairer::repair(const Target& t) {
+  runs_ = 0;
+  surveyed_.clear();
+  literals_ = {};
+  core::Verdict v;
+  v.test = t.test;
+  v.technique = "repair";
+  v.verdict = core::VerdictKind::flaky;
+  v.category = t.from.category;
+  v.runs = t.from.runs;
+  for (const auto& f : core::findings_of(t.from)) {
+    if (f.category == core::Category::order_dependent || f.category == core::Category::nio) {
+      v.category = f.category;
+      v.evidence = f.evidence;
+      v.evidence.details.clear();
+      break;
+    }
+  }
+  auto& d = v.evidence.details;
+  auto finish = [&](std::string sentence) {
+    d["repair"] = sentence;
+    d["repair_runs"] = std::to_string(runs_);
+    v.evidence.reason = "repair: " + sentence;
+    return v;
+  };
+  const std::size_t last = t.failing.size() - 1;
+  CaptureOptions capture_options;
+  // 1. The state before the test in the failing order, then in the passing order.
+  auto failing_capture = std::make_shared<Capture>();
+  auto f = debugged(t.failing, "repair: capture the static state before " + t.test + " in its failing order", false,
+                    {{last, [&](core::Vm& vm, core::ThreadRef thread) -> util::Result<void> {
+                        auto c = capture_state(vm, thread, capture_options);
+                        if (!c) return std::unexpected(c.error());
+                        *failing_capture = std::move(*c);
+                        return {};
+                      }}});
+  if (!f) return finish("the failing order could not be captured: " + f.error().message);
+  if (last_outcome(*f) == core::Outcome::pass)
+    return finish("the failing order passed in repair's capture run " + std::to_string(f->id) + ": nothing to repair");
+  auto passing_capture = std::make_shared<Capture>();
+  auto p = debugged(t.passing, "repair: capture the static state before " + t.test + " in its passing order", false,
+                    {{t.passing.size() - 1, [&](core::Vm& vm, core::ThreadRef thread) -> util::Result<void> {
+                        auto c = capture_state(vm, thread, capture_options, &failing_capture->classes);
+                        if (!c) return std::unexpected(c.error());
+                        *passing_capture = std::move(*c);
+                        return {};
+                      }}});
+  if (!p) return finish("the passing order could not be captured: " + p.error().message);
+  if (last_outcome(*p) != core::Outcome::pass)
+    return finish("the passing order failed in repair's capture run " + std::to_string(p->id) + ": nothing to repair");
+  auto diffs = diff_fields(failing_capture->fields, passing_capture->fields);
+  std::vector<std::string> fields;
+  std::string diff_text;
+  for (const auto& x : diffs) {
+    if (x.failing.empty()) continue;  // only in the passing state: nothing to restore
+    fields.push_back(x.field);
+    if (diff_text.size() < 4000) diff_text += x.field + ": failing " + x.failing + " | passing " + (x.passing.empty() ? "(absent)" : x.passing) + "\n";
+  }
+  d["fields_compared"] = std::to_string(failing_capture->fields.size());
+  d["fields_differing"] = std::to_string(fields.size());
+  if (!diff_text.empty()) d["polluted_fields_diff"] = diff_text;
+  if (fields.empty())
+    return finish("no static field differs before " + t.test + " between its failing and passing order (" +
+                  std::to_string(failing_capture->fields.size()) +
+                  " compared): the pollution is outside the static state (files, services, other processes)");
+  // 2. Which fields, restored, make it pass.
+  auto all = restores_pass(t, fields, /*survey=*/true);
+  if (!all) return finish("restoring the differing fields failed: " + all.error().message);
+  if (!*all)
+    return finish("restoring all " + std::to_string(fields.size()) + " differing static fields did not make it pass: " +
+                  "the pollution is not (only) in static state");
+  auto minimal = order::ddmin(fields.size(), [&](const std::vector<std::size_t>& subset) -> util::Result<bool> {
+    std::vector<std::string> chosen;
+    for (auto i : subset) chosen.push_back(fields[i]);
+    if (chosen.size() == fields.size()) return true;  // known
+    return restores_pass(t, chosen, false);
+  });
+  std::vector<std::string> polluted;
+  for (auto i : minimal.items) polluted.push_back(fields[i]);
+  d["polluted_field"] = join(polluted);
+  if (!minimal.complete)
+    return finish("restoring " + join(polluted) + " makes it pass (not minimised: " +
+                  (minimal.stopped ? minimal.stopped->message : std::string("stopped")) + ")");
+  if (polluted.size() != 1)
+    return finish("the pollution needs " + std::to_string(polluted.size()) + " fields restored together (" + join(polluted) +
+                  "); the cleaner search handles one field");
+  // 3. A cleaner among the reset methods.
+  auto it = surveyed_.find(polluted.front());
+  if (it == surveyed_.end()) return finish("the polluted field " + polluted.front() + " could not be read in the test JVM");
+  const PollutedField& field = it->second;
+  auto resets = reset_methods(field, cache_.classes);
+  if (!resets) return finish("reading the reset methods failed: " + resets.error().message);
+  auto calls = candidate_calls(field, *resets, cache_.classes, literals_, static_cast<std::size_t>(options_.max_cleaner_runs));
+  if (calls.empty())
+    return finish("the polluted field is " + polluted.front() + "; no method on the classpath resets it, so there is no patch");
+  int tried_count = 0;
+  for (const auto& c : calls) {
+    auto tried = try_cleaner(t, field, c);
+    ++tried_count;
+    if (!tried) continue;
+    if (!tried->passed) continue;
+    auto statement = java_statement(c, tried->receiver, tried->original);
+    d["cleaner_call"] = describe(c);
+    d["cleaner_run"] = std::to_string(tried->run);
+    if (!statement)
+      return finish("the polluted field is " + polluted.front() + "; calling " + describe(c) +
+                    " first makes the test pass, but it has no Java source form here (the field or an argument cannot be named)");
+    d["cleaner"] = *statement;
+    // 4. The patch, compiled and verified.
+    auto why_not = offer_patch(t, field, *statement, d);
+    if (!why_not.empty()) return finish("the polluted field is " + polluted.front() + "; cleaner " + *statement + "; " + why_not);
+    return finish("the polluted field is " + polluted.front() + "; " + *statement +
+                  " at the start of the test makes it pass in its failing order (patch verified in run " + d["verified_by_run"] + ")");
+  }
+  return finish("the polluted field is " + polluted.front() + "; none of the " + std::to_string(tried_count) +
+                " reset call(s) tried makes the test pass, so there is no patch");
+}
+
+}  // namespace
+
+util::Result<std::vector<core::Verdict>> repair_tests(const core::TechniqueInput& input, core::RunLog& log,
+                                                      const RepairOptions& options) {
+  std::vector<core::Verdict> earlier = input.earlier;
+  const bool has_order = std::any_of(earlier.begin(), earlier.end(), [](const core::Verdict& v) {
+    for (const auto& f : core::findings_of(v))
+      if (f.technique == "order" || f.technique == "nio") return true;
+    return false;
+  });
+  std::vector<core::Verdict> found;
+  if (!has_order) {  // nothing handed over: find the victims first
+    auto od = order::detect_order_dependent(input, log);
+    if (!od) return std::unexpected(od.error());
+    found = *od;
+    earlier.insert(earlier.end(), od->begin(), od->end());
+  }
+  std::vector<Target> targets;
+  std::set<std::string> seen;
+  for (const auto& v : earlier)
+    if (auto t = target_of(v); t && seen.insert(t->test).second && static_cast<int>(targets.size()) < options.max_targets)
+      targets.push_back(*t);
+  Repairer repairer(input, log, options);
+  for (const auto& t : targets) {
+    if (log.cancelled()) return util::fail(Errc::cancelled, "scan cancelled");
+    found.push_back(repairer.repair(t));
+  }
+  return found;
+}
+
+core::TechniqueFn repair_technique(RepairOptions options) {
+  return [options](const core::TechniqueInput& input, core::RunLog& log) { return repair_tests(input, log, options); };
+}
+
+}  // namespace flakescan::repair

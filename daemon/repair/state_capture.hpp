@@ -1,0 +1,37 @@
+#pragma once
+// Capturing the static state a test starts from, at a stop (vm_stops.hpp): every static field
+// of every loaded project class, and the JDK's globals that tests change through public API
+// (System.setProperty, Locale.setDefault, TimeZone.setDefault), each walked within bounds
+// and reduced to a FieldState (field_state.hpp).
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "core/vm.hpp"
+#include "repair/field_state.hpp"
+
+namespace flakescan::repair {
+
+// Project classes: loaded classes outside the JDK, the test frameworks and flakescan's runner,
+// without hidden classes (lambdas).
+bool is_project_class(const std::string& class_name);
+
+// The JDK fields whose values are JVM-wide defaults tests change: (class, field).
+const std::vector<std::pair<std::string, std::string>>& jdk_globals();
+
+struct Capture {
+  std::vector<std::string> classes;  // project classes captured, in load order
+  FieldStates fields;
+  bool truncated = false;            // some walk hit a bound
+};
+
+struct CaptureOptions {
+  core::GraphBounds bounds{.max_depth = 5, .max_objects = 2000, .max_array_elements = 256, .max_string_length = 512};
+  std::size_t max_classes = 3000;
+};
+
+// `only`: capture these classes (loading those not loaded yet, on `thread`), not the loaded ones.
+util::Result<Capture> capture_state(core::Vm& vm, core::ThreadRef thread, const CaptureOptions& options,
+                                    const std::vector<std::string>* only = nullptr);
+
+}  // namespace flakescan::repair
