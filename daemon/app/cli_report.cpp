@@ -90,7 +90,8 @@ CommandDef report_command() {
           [](CLI::App& cmd) {
             auto o = std::make_shared<ReportCommandOptions>();
             cmd.description("Writes verdicts.json, index.html (open it in a browser), flakescan.sarif, summary.md,\n"
-                            "junit/TEST-*.xml, quarantine.txt, quarantine.gradle and flakytest-suggestions.patch into DIR.\n"
+                            "junit/TEST-*.xml, quarantine.txt, quarantine.gradle, flakytest-suggestions.patch and\n"
+                            "flakescan-repairs.patch (the verified fixes of technique repair) into DIR.\n"
                             "Runs here, without a daemon.\n"
                             "  flakescan report --verdicts FILE [--verdicts FILE ...] --out-dir DIR [options]");
             cmd.add_option("--verdicts", o->verdicts, "a verdict file of `flakescan scan`; several are merged (required)")

@@ -50,7 +50,8 @@ std::string category_tag(core::Category category);
 // The summary: counts, the scan's facts, a table of every test with its verdict and categories.
 std::string summary_html(const Report& report, const Links& links);
 // One test: verdict, categories, every finding, failure signatures, the passing and the
-// failing run, the reproducer command, and the pictures of its evidence. `index` makes its ids.
+// failing run, the reproducer command, what `repair` found (and its verified patch), and the
+// pictures of its evidence. `index` makes its ids.
 std::string test_section_html(const LocatedEntry& entry, std::size_t index, const Links& links);
 // Every test's section, grouped: flaky, failing, could not run, not flaky.
 std::string tests_html(const Report& report, const Links& links);

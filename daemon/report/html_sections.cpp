@@ -127,6 +127,34 @@ std::string reproducer_html(const core::Verdict& v, const Links& links) {
   return out;
 }
 
+// What `repair` found for the test: the polluted field and the cleaner statements, and the
+// verified patch; the finding's sentence (why there is none) when there is no patch.
+std::string repair_html(const core::Verdict& v) {
+  auto f = repair_finding(v);
+  if (!f) return {};
+  const auto& d = f->evidence.details;
+  auto get = [&](const char* key) {
+    auto it = d.find(key);
+    return it == d.end() ? std::string() : it->second;
+  };
+  const std::string field = get("polluted_field"), cleaner = get("cleaner"), patch = get("patch"), run = get("verified_by_run");
+  std::string out = "<section class=\"repair\"><h4>Repair</h4>";
+  if (!field.empty()) out += "<p>Polluted field: <code>" + escape(field) + "</code></p>";
+  if (!cleaner.empty()) out += "<p>Statements that make it pass:</p><pre><code>" + escape(cut_utf8(cleaner, 4000)) + "</code></pre>";
+  if (!patch.empty()) {
+    out += "<p>The patch";
+    if (auto file = get("patch_file"); !file.empty()) out += " to <code>" + escape(file) + "</code>";
+    out += run.empty() ? std::string(" (verified; in flakescan-repairs.patch):")
+                       : " (verified by run " + escape(run) + "; in flakescan-repairs.patch):";
+    out += "</p><pre class=\"patch\">" + escape(cut_utf8(patch, 16000)) + "</pre>";
+  } else {
+    auto sentence = get("repair");
+    if (sentence.empty()) sentence = f->evidence.reason;
+    out += "<p>No patch: " + escape(sentence.empty() ? std::string("none was verified.") : sentence) + "</p>";
+  }
+  return out + "</section>";
+}
+
 struct Group {
   core::VerdictKind kind;
   const char* id;
@@ -209,6 +237,7 @@ std::string test_section_html(const LocatedEntry& le, std::size_t index, const L
     out += "</div>";
   }
   out += reproducer_html(v, links);
+  out += repair_html(v);
   out += evidence_pictures(le.entry, id + "-fig");
   return out + "</article>\n";
 }

@@ -32,7 +32,8 @@ Report locate_all(const VerdictFile& file, SourceLocator& locator, const std::fi
 
 std::size_t count_kind(const Report& report, core::VerdictKind kind);
 
-// sarif.cpp: SARIF 2.1.0 log, one result per flaky or could-not-run test.
+// sarif.cpp: SARIF 2.1.0 log, one result per flaky or could-not-run test; the result of a test
+// with a verified repair carries it as fixes[] (its patch's hunks as replacements, unified_diff.hpp).
 std::string render_sarif(const Report& report);
 // github.cpp: workflow commands, one per flaky (warning) or could-not-run (notice) test,
 // each on the test's file and line; titles cut at 255 bytes, messages at 65535.
@@ -52,5 +53,13 @@ std::string render_quarantine_gradle(const Report& report);
 // @Tag("flaky"), JUnit 4 @Category(FlakyTests.class) plus the marker interface as a new
 // file, or the user's), and its import; empty when there is none to add.
 std::string render_flaky_patch(const Report& report, SourceLocator& locator, const PatchOptions& options = {});
+// repairs_patch.cpp: the finding of technique `repair` (its details: polluted_field, cleaner,
+// patch, patch_file, verified_by_run, repair), the first one with a patch, else the first;
+// nullopt when the verdict has none.
+std::optional<core::Finding> repair_finding(const core::Verdict& v);
+// repairs_patch.cpp: flakescan-repairs.patch, every entry's verified repair patch (details
+// "patch", present only when the repair compiled and made the test pass) in entry order, the
+// same text once; empty when there is none.
+std::string render_repairs_patch(const Report& report);
 
 }  // namespace flakescan::report

@@ -85,6 +85,7 @@ util::Result<ReportOutcome> write_reports(const ReportOptions& options) {
       {options.out_dir / "quarantine.txt", render_quarantine_txt(r)},
       {options.out_dir / "quarantine.gradle", render_quarantine_gradle(r)},
       {options.out_dir / "flakytest-suggestions.patch", render_flaky_patch(r, locator, patch)},
+      {options.out_dir / "flakescan-repairs.patch", render_repairs_patch(r)},
   };
   // verdicts.json: the merged file, or a copy when the scan wrote it elsewhere.
   const fs::path verdicts_out = options.out_dir / "verdicts.json";

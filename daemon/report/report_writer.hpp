@@ -2,7 +2,8 @@
 // Writes every report file of one scan into a directory (the `flakescan report` command,
 // called by the Gradle plugin and the CI action). Files written:
 //   verdicts.json  flakescan.sarif  summary.md  index.html  junit/TEST-<class>.xml
-//   quarantine.txt  quarantine.gradle  flakytest-suggestions.patch
+//   quarantine.txt  quarantine.gradle  flakytest-suggestions.patch  flakescan-repairs.patch
+// (a patch with nothing to change is written empty, as quarantine.txt with no flaky test).
 // Each file is written to a temporary name and renamed, so a reader never sees half a file;
 // junit/ is emptied of earlier TEST-*.xml first so removed tests do not linger.
 #include <filesystem>

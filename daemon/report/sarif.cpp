@@ -2,6 +2,7 @@
 
 #include "report/report.hpp"
 #include "report/text.hpp"
+#include "report/unified_diff.hpp"
 
 namespace flakescan::report {
 
@@ -47,6 +48,43 @@ std::size_t rule_index(const core::Verdict& v) {
   }
 }
 
+// The verified repair of the test as SARIF fixes (§3.55), one per file its patch changes, the
+// replacements read from the diff's hunks; none when there is no patch or it does not parse.
+json repair_fixes(const core::Verdict& v) {
+  json fixes = json::array();
+  auto f = repair_finding(v);
+  if (!f) return fixes;
+  const auto& d = f->evidence.details;
+  auto patch = d.find("patch");
+  if (patch == d.end() || patch->second.empty()) return fixes;
+  auto files = parse_unified_diff(patch->second);
+  if (!files) return fixes;
+  std::string text;
+  if (auto cleaner = d.find("cleaner"); cleaner != d.end() && !cleaner->second.empty())
+    text = "Insert " + cleaner->second + " at the start of the test";
+  else
+    text = "Apply the repair flakescan verified";
+  if (auto field = d.find("polluted_field"); field != d.end() && !field->second.empty()) text += " (it resets " + field->second + ")";
+  if (auto run = d.find("verified_by_run"); run != d.end() && !run->second.empty()) text += "; verified by run " + run->second;
+  text += ".";
+  json changes = json::array();
+  for (const auto& file : *files) {
+    if (file.replacements.empty() || file.path() == "/dev/null") continue;
+    json replacements = json::array();
+    for (const auto& r : file.replacements) {
+      // The old file's lines start_line .. start_line+deleted-1, whole; an insertion is the
+      // empty region at the start of line start_line.
+      json region = {{"startLine", r.start_line}, {"startColumn", 1}, {"endLine", r.start_line + r.deleted_lines}, {"endColumn", 1}};
+      json rep = {{"deletedRegion", std::move(region)}};
+      if (!r.inserted.empty()) rep["insertedContent"] = {{"text", r.inserted}};
+      replacements.push_back(std::move(rep));
+    }
+    changes.push_back({{"artifactLocation", {{"uri", file.path()}, {"uriBaseId", "%SRCROOT%"}}}, {"replacements", std::move(replacements)}});
+  }
+  if (!changes.empty()) fixes.push_back({{"description", {{"text", text}}}, {"artifactChanges", std::move(changes)}});
+  return fixes;
+}
+
 }  // namespace
 
 std::string render_sarif(const Report& report) {
@@ -82,6 +120,7 @@ std::string render_sarif(const Report& report) {
       location["physicalLocation"] = std::move(physical);
     }
     result["locations"] = json::array({location});
+    if (auto fixes = repair_fixes(v); !fixes.empty()) result["fixes"] = std::move(fixes);
     json props = {{"runs", {{"total", v.runs.total}, {"passed", v.runs.passed}, {"failed", v.runs.failed}}}};
     if (!v.technique.empty()) props["technique"] = v.technique;
     if (v.category != core::Category::none) props["category"] = std::string(core::category_name(v.category));
