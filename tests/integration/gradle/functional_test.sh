@@ -150,8 +150,9 @@ check "verdicts.json: every test of the project, none flaky" \
   json_check "$c/verdicts.json" 'sorted(by) == ["com.example.GreetingTest#greets", "com.example.GreetingTest#trims", "com.example.JupiterTest#counts", "com.example.StableTest#adds"] and all(v["verdict"] == "not_flaky" for v in by.values())'
 check "summary.md says no flaky test" has "$c/summary.md" "## flakescan: 0 flaky tests out of 4 scanned"
 check "index.html says no flaky test" has "$c/index.html" "<h1>flakescan: 0 flaky tests out of 4 scanned</h1>"
-check "quarantine.txt and the patch exist and are empty" \
-  bash -c "test -f '$c/quarantine.txt' && test ! -s '$c/quarantine.txt' && test -f '$c/flakytest-suggestions.patch' && test ! -s '$c/flakytest-suggestions.patch'"
+check "quarantine.txt and the patches exist and are empty" \
+  bash -c "test -f '$c/quarantine.txt' && test ! -s '$c/quarantine.txt' && test -f '$c/flakytest-suggestions.patch' && test ! -s '$c/flakytest-suggestions.patch' && test -f '$c/flakescan-repairs.patch' && test ! -s '$c/flakescan-repairs.patch'"
+check "an empty flakescan-repairs.patch is not announced" bash -c "! grep -qF 'flakescan-repairs.patch' '$work/clean.log'"
 check "flakescan.sarif has no result" json_check "$c/flakescan.sarif" 'doc["runs"][0]["results"] == []'
 check "junit/ holds a passing suite per class" \
   bash -c "grep -qF 'tests=\"2\" failures=\"0\" errors=\"0\" skipped=\"0\"' '$c/junit/TEST-com.example.GreetingTest.xml'"

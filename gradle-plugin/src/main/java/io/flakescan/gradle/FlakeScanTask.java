@@ -176,6 +176,10 @@ public class FlakeScanTask extends DefaultTask {
         logger.lifecycle("flakescan: {} flaky, {} not flaky, {} could not run", counts[0], counts[1], counts[2]);
         // As Gradle points at its test report: a file:/// URL a terminal makes clickable.
         logger.lifecycle("flakescan: See the report at: {}", clickableFileUrl(new File(outDir, "index.html")));
+        // The verified fixes of technique repair: announced only when there is one to apply.
+        File repairs = new File(outDir, "flakescan-repairs.patch");
+        if (repairs.isFile() && repairs.length() > 0)
+            logger.lifecycle("flakescan: Verified repairs to review and apply (git apply): {}", clickableFileUrl(repairs));
         if (!applyPolicy) return;
         if (counts[0] > 0 && !s.failOn.equals("never"))
             throw new GradleException("flakescan: " + counts[0] + " flaky test(s) found (failOn = " + s.failOn + "); see " + outDir);
