@@ -413,8 +413,10 @@ core::Verdict Repairer::repair(const Target& t) {
     }
   }
   auto& d = v.evidence.details;
+  const auto started = std::chrono::steady_clock::now();
   auto finish = [&](std::string sentence) {
     d["repair"] = sentence;
+    d["repair_seconds"] = std::to_string(std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
     d["repair_runs"] = std::to_string(runs_);
     v.evidence.reason = "repair: " + sentence;
     return v;
@@ -489,10 +491,10 @@ core::Verdict Repairer::repair(const Target& t) {
   auto calls = candidate_calls(field, *resets, cache_.classes, literals_, static_cast<std::size_t>(options_.max_cleaner_runs));
   if (calls.empty())
     return finish("the polluted field is " + polluted.front() + "; no method on the classpath resets it, so there is no patch");
-  int tried_count = 0;
+  std::vector<std::string> tried_calls;
   for (const auto& c : calls) {
     auto tried = try_cleaner(t, field, c);
-    ++tried_count;
+    tried_calls.push_back(describe(c) + (tried && !tried->exception.empty() ? " (" + tried->exception + ")" : ""));
     if (!tried) continue;
     if (!tried->passed) continue;
     auto statement = java_statement(c, tried->receiver, tried->original);
@@ -508,8 +510,9 @@ core::Verdict Repairer::repair(const Target& t) {
     return finish("the polluted field is " + polluted.front() + "; " + *statement +
                   " at the start of the test makes it pass in its failing order (patch verified in run " + d["verified_by_run"] + ")");
   }
-  return finish("the polluted field is " + polluted.front() + "; none of the " + std::to_string(tried_count) +
-                " reset call(s) tried makes the test pass, so there is no patch");
+  d["cleaners_tried"] = join(tried_calls, "; ");
+  return finish("the polluted field is " + polluted.front() + "; no reset method on the classpath makes the test pass (tried " +
+                std::to_string(tried_calls.size()) + ": " + join(tried_calls, "; ") + "), so there is no patch");
 }
 
 }  // namespace
