@@ -138,8 +138,8 @@ std::vector<Call> candidate_calls(const PollutedField& field, const std::vector<
     };
     switch (p[0]) {
       case 'I': case 'S': case 'B': case 'C':
-        for (std::size_t i = 0; i < literals.ints.size() && i < 3; ++i) add({Arg::Kind::int_, literals.ints[i]});
-        add({Arg::Kind::int_, 0});
+        for (std::size_t i = 0; i < literals.ints.size() && i < 3; ++i) add({Arg::Kind::int_, literals.ints[i], "", p});
+        add({Arg::Kind::int_, 0, "", p});
         return out;
       case 'J':
         for (std::size_t i = 0; i < literals.longs.size() && i < 3; ++i) add({Arg::Kind::long_, literals.longs[i]});
@@ -255,6 +255,9 @@ std::optional<std::string> field_expression(const PollutedField& field, const Cl
   if (it == classes.end()) return std::nullopt;
   const auto& cls = it->second;
   const bool same_package = package_of(field.owner) == from_package;
+  // A class's own access flags say public or package (nested classes' private/protected live
+  // in InnerClasses; not read here).
+  if (!(cls.access_flags & classfile::access::public_) && !same_package) return std::nullopt;
   auto accessible = [&](std::uint16_t flags) {
     return (flags & classfile::access::public_) || (same_package && !(flags & classfile::access::private_));
   };
@@ -264,13 +267,40 @@ std::optional<std::string> field_expression(const PollutedField& field, const Cl
     if (!m.is_static() || !m.code || !accessible(m.access_flags) || m.descriptor != "()" + field.descriptor) continue;
     auto s = classfile::summarize(cls, *m.code);
     if (!s) continue;
-    bool reads = std::any_of(s->fields.begin(), s->fields.end(), [&](const classfile::FieldAccess& f) {
-      return f.op == classfile::FieldOp::get_static && f.field.owner == cls.name && f.field.name == field.name;
-    });
-    if (reads) return source_name(field.owner) + "." + m.name + "()";
+    auto touches = [&](classfile::FieldOp op) {
+      return std::any_of(s->fields.begin(), s->fields.end(), [&](const classfile::FieldAccess& f) {
+        return f.op == op && f.field.owner == cls.name && f.field.name == field.name;
+      });
+    };
+    // A getter reads the field and does not write it (Counter.next() is no getter).
+    if (touches(classfile::FieldOp::get_static) && !touches(classfile::FieldOp::put_static)) return source_name(field.owner) + "." + m.name + "()";
   }
   return std::nullopt;
 }
+
+namespace {
+// A field descriptor as a Java type: "[Ljava/lang/String;" -> "java.lang.String[]", "[[I" -> "int[][]".
+std::string java_type(std::string_view d) {
+  std::size_t dims = 0;
+  while (dims < d.size() && d[dims] == '[') ++dims;
+  d.remove_prefix(dims);
+  std::string base;
+  switch (d.empty() ? 'V' : d[0]) {
+    case 'Z': base = "boolean"; break;
+    case 'B': base = "byte"; break;
+    case 'C': base = "char"; break;
+    case 'S': base = "short"; break;
+    case 'I': base = "int"; break;
+    case 'J': base = "long"; break;
+    case 'F': base = "float"; break;
+    case 'D': base = "double"; break;
+    case 'L': base = source_name(binary(std::string(d.substr(1, d.size() - 2)))); break;
+    default: base = std::string(d);
+  }
+  for (std::size_t i = 0; i < dims; ++i) base += "[]";
+  return base;
+}
+}  // namespace
 
 std::optional<std::string> java_statement(const Call& call, const std::optional<std::string>& receiver,
                                           const std::optional<std::string>& original) {
@@ -279,11 +309,14 @@ std::optional<std::string> java_statement(const Call& call, const std::optional<
     if (!args.empty()) args += ", ";
     switch (a.kind) {
       case Arg::Kind::null: {
-        auto cls = classfile::descriptor_class(a.type);
-        args += cls ? "(" + source_name(binary(*cls)) + ") null" : "null";
+        args += a.type.empty() ? "null" : "(" + java_type(a.type) + ") null";
         break;
       }
-      case Arg::Kind::int_: args += std::to_string(a.integer); break;
+      case Arg::Kind::int_:
+        // No implicit narrowing in a method call: s((short) 0), not s(0).
+        if (a.type == "S" || a.type == "B" || a.type == "C") args += "(" + java_type(a.type) + ") ";
+        args += std::to_string(a.integer);
+        break;
       case Arg::Kind::long_: args += std::to_string(a.integer) + "L"; break;
       case Arg::Kind::boolean: args += a.integer ? "true" : "false"; break;
       case Arg::Kind::string: args += java_string_literal(a.text); break;

@@ -77,10 +77,12 @@ class Canonical {
         return;
       case core::HeapNode::Kind::object:
         out += "{";
+        bool first = true;
         for (std::size_t i = 0; i < n.fields.size(); ++i) {
           // A cached hash code is computed on first use: it says nothing about the state.
-          if (n.fields[i].first.starts_with("hash")) continue;
-          if (i) out += ",";
+          if (n.fields[i].first == "hash" || n.fields[i].first == "hashIsZero" || n.fields[i].first.starts_with("hashCode")) continue;
+          if (!first) out += ",";
+          first = false;
           out += n.fields[i].first + "=";
           value(n.fields[i].second, out);
         }

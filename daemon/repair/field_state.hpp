@@ -4,8 +4,8 @@
 // everything reachable from it within the walk's bounds, and its hash. Object ids differ
 // between JVMs, so the canonical form numbers objects in the order a depth-first walk from
 // the root first meets them; a shared or cyclic object is written once and then referred to
-// by its number. Instance fields named hash* (hash codes cached on first use, as String and
-// Locale keep them) are left out. Two captures of one field compare equal exactly when their canonical texts
+// by its number. Instance fields named `hash`, `hashIsZero` or `hashCode*` (hash codes cached on first use,
+// as String and Locale keep them) are left out. Two captures of one field compare equal exactly when their canonical texts
 // do. Pure: no VM, no I/O.
 #include <cstdint>
 #include <map>

@@ -217,7 +217,7 @@ TEST_CASE("field_states: a cycle ends in a back reference", "[repair][field_stat
   CHECK_FALSE(s.at("p.Ring.head").truncated);
 }
 
-TEST_CASE("field_states: instance fields named hash* are left out", "[repair][field_state]") {
+TEST_CASE("field_states: cached hash fields are left out", "[repair][field_state]") {
   auto graph = [](std::int32_t hash, std::int32_t hash_is_zero, std::int32_t value) {
     HeapGraph g;
     g.roots.push_back({"p.C.key", ref(1)});
