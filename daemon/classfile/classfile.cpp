@@ -1,5 +1,7 @@
 #include "classfile/classfile.hpp"
 
+#include <algorithm>
+
 #include <bit>
 #include <cstring>
 
@@ -535,6 +537,34 @@ std::optional<DescriptorSlots> method_slots(std::string_view d) {
   if (!result) return std::nullopt;
   out.result = *result;
   return out;
+}
+
+std::string java_type_name(std::string_view d) {
+  std::size_t dims = 0;
+  while (dims < d.size() && d[dims] == '[') ++dims;
+  std::string_view rest = d.substr(dims);
+  std::string base;
+  if (rest.size() >= 2 && rest.front() == 'L' && rest.back() == ';') {
+    base = std::string(rest.substr(1, rest.size() - 2));
+    std::replace(base.begin(), base.end(), '/', '.');
+  } else if (rest.size() == 1) {
+    switch (rest[0]) {
+      case 'Z': base = "boolean"; break;
+      case 'B': base = "byte"; break;
+      case 'C': base = "char"; break;
+      case 'S': base = "short"; break;
+      case 'I': base = "int"; break;
+      case 'J': base = "long"; break;
+      case 'F': base = "float"; break;
+      case 'D': base = "double"; break;
+      case 'V': base = "void"; break;
+      default: base = std::string(rest);
+    }
+  } else {
+    base = std::string(rest);
+  }
+  for (std::size_t i = 0; i < dims; ++i) base += "[]";
+  return base;
 }
 
 std::optional<std::string> descriptor_class(std::string_view d) {

@@ -172,6 +172,10 @@ util::Result<ClassFile> parse_class(ByteView data, const Limits& limits = {});
 
 // Descriptor helpers. "Ljava/util/Map;" -> "java/util/Map"; "[I" -> "[I"; "I" -> nullopt.
 std::optional<std::string> descriptor_class(std::string_view field_descriptor);
+// A field descriptor (or "V") as a Java type, nested classes with `$`: "I" -> "int",
+// "[Ljava/lang/String;" -> "java.lang.String[]", "Lpkg/Outer$In;" -> "pkg.Outer$In". Anything
+// that is not a descriptor comes back as it is.
+std::string java_type_name(std::string_view descriptor);
 // Argument values and return of a method descriptor, counted in operand-stack slots (long
 // and double count two); nullopt for a malformed descriptor.
 struct DescriptorSlots {

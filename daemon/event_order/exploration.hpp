@@ -45,4 +45,15 @@ core::Outcome outcome_of(const core::RecordedRun& run);
 // Why a strategy's traced run is no ground to explore from: it gave no outcome.
 std::string no_outcome_reason(const core::RecordedRun& traced);
 
+// A strategy's traced run: `record(vm, trace)` fills the trace in one debugged run, which is
+// noted in the exploration and whose outcome becomes trace.outcome.
+template <class Trace, class Record>
+util::Result<core::RecordedRun> traced_run(Exploration& x, const std::string& purpose, Trace& trace, const Record& record) {
+  auto traced = x.runs.run_debugged(x.spec(purpose), [&](core::Vm& vm) { return record(vm, trace); });
+  if (!traced) return traced;
+  x.note(*traced);
+  trace.outcome = outcome_of(*traced);
+  return traced;
+}
+
 }  // namespace flakescan::event_order

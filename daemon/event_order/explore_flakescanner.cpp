@@ -32,12 +32,10 @@ util::Result<StrategyResult> explore_flakescanner(Exploration& x) {
     return out;
   }
   looper_trace::Trace trace;
-  auto traced = x.runs.run_debugged(x.spec("trace " + test), [&](core::Vm& vm) {
-    return looper_trace::trace_test(vm, test, x.options.trace, trace);
+  auto traced = traced_run(x, "trace " + test, trace, [&](core::Vm& vm, looper_trace::Trace& t) {
+    return looper_trace::trace_test(vm, test, x.options.trace, t);
   });
   if (!traced) return std::unexpected(traced.error());
-  x.note(*traced);
-  trace.outcome = outcome_of(*traced);
   if (!core::is_observation(trace.outcome)) {
     out.no_outcome = no_outcome_reason(*traced);
     return out;

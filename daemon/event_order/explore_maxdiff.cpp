@@ -90,12 +90,10 @@ util::Result<StrategyResult> explore_maxdiff(Exploration& x) {
     return out;
   }
   MessageTrace trace;
-  auto traced = x.runs.run_debugged(x.spec("trace messages of " + test), [&](core::Vm& vm) {
-    return looper_trace::trace_messages(vm, test, x.options.message_trace, trace);
+  auto traced = traced_run(x, "trace messages of " + test, trace, [&](core::Vm& vm, MessageTrace& t) {
+    return looper_trace::trace_messages(vm, test, x.options.message_trace, t);
   });
   if (!traced) return std::unexpected(traced.error());
-  x.note(*traced);
-  trace.outcome = outcome_of(*traced);
   if (!core::is_observation(trace.outcome)) {
     out.no_outcome = no_outcome_reason(*traced);
     return out;

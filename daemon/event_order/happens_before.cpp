@@ -75,7 +75,9 @@ std::optional<int> HappensBefore::direct_rule(size_t a, size_t b) const {
 
 std::vector<HbEdge> HappensBefore::chain(size_t a, size_t b) const {
   if (!before(a, b)) return {};
-  // Breadth first over direct edges; edges_ is sorted by `before`, so a node's edges are a run.
+  // Breadth first over direct edges from a (edges_ is sorted by `before`, so a node's edges
+  // are a run). The target is checked before the visited mark, so a == b on a cycle ends the
+  // same way as any other path.
   std::vector<std::optional<size_t>> via(size_);  // the edge that first reached each node
   std::deque<size_t> todo{a};
   while (!todo.empty()) {
@@ -83,24 +85,17 @@ std::vector<HbEdge> HappensBefore::chain(size_t a, size_t b) const {
     todo.pop_front();
     auto first = std::lower_bound(edges_.begin(), edges_.end(), n, [](const HbEdge& e, size_t v) { return e.before < v; });
     for (auto it = first; it != edges_.end() && it->before == n; ++it) {
-      if (via[it->after] || it->after == a) continue;
-      via[it->after] = size_t(it - edges_.begin());
       if (it->after == b) {
-        std::vector<HbEdge> out;
-        for (size_t at = b; at != a; at = edges_[*via[at]].before) out.push_back(edges_[*via[at]]);
+        std::vector<HbEdge> out{*it};
+        for (size_t at = n; at != a; at = edges_[*via[at]].before) out.push_back(edges_[*via[at]]);
         std::reverse(out.begin(), out.end());
         return out;
       }
+      if (via[it->after] || it->after == a) continue;
+      via[it->after] = size_t(it - edges_.begin());
       todo.push_back(it->after);
     }
   }
-  // Only a == b on a cycle is left: the search above never revisits a.
-  for (const auto& e : edges_)
-    if (e.before == a && before(e.after, a)) {
-      auto rest = chain(e.after, a);
-      rest.insert(rest.begin(), e);
-      return rest;
-    }
   return {};
 }
 

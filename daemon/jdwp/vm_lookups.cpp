@@ -5,6 +5,7 @@
 
 #include <algorithm>
 
+#include "classfile/classfile.hpp"
 #include "jdwp/vm_descriptors.hpp"
 
 namespace flakescan::jdwp {
@@ -15,33 +16,7 @@ using core::Deadline;
 
 // ---- names --------------------------------------------------------------------------------
 
-std::string JdwpVm::java_name(const std::string& sig) {
-  std::size_t dims = 0;
-  while (dims < sig.size() && sig[dims] == '[') ++dims;
-  std::string base;
-  std::string_view rest = std::string_view(sig).substr(dims);
-  if (rest.size() >= 2 && rest.front() == 'L' && rest.back() == ';') {
-    base = std::string(rest.substr(1, rest.size() - 2));
-    std::replace(base.begin(), base.end(), '/', '.');
-  } else if (rest.size() == 1) {
-    switch (rest[0]) {
-      case 'Z': base = "boolean"; break;
-      case 'B': base = "byte"; break;
-      case 'C': base = "char"; break;
-      case 'S': base = "short"; break;
-      case 'I': base = "int"; break;
-      case 'J': base = "long"; break;
-      case 'F': base = "float"; break;
-      case 'D': base = "double"; break;
-      case 'V': base = "void"; break;
-      default: base = std::string(rest);
-    }
-  } else {
-    base = std::string(rest);
-  }
-  for (std::size_t i = 0; i < dims; ++i) base += "[]";
-  return base;
-}
+std::string JdwpVm::java_name(const std::string& sig) { return classfile::java_type_name(sig); }
 
 std::string JdwpVm::jni_signature(const std::string& name) {
   std::string n = name;

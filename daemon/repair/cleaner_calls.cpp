@@ -4,30 +4,11 @@
 #include <set>
 
 #include "classfile/bytecode.hpp"
+#include "repair/java_names.hpp"
 
 namespace flakescan::repair {
 
 namespace {
-
-std::string internal(const std::string& binary) {
-  std::string s = binary;
-  std::replace(s.begin(), s.end(), '.', '/');
-  return s;
-}
-std::string binary(const std::string& internal_name) {
-  std::string s = internal_name;
-  std::replace(s.begin(), s.end(), '/', '.');
-  return s;
-}
-bool is_jdk(const std::string& internal_name) {
-  for (const char* p : {"java/", "javax/", "jdk/", "sun/", "com/sun/"})
-    if (internal_name.starts_with(p)) return true;
-  return false;
-}
-std::string package_of(const std::string& binary_name) {
-  auto dot = binary_name.rfind('.');
-  return dot == std::string::npos ? "" : binary_name.substr(0, dot);
-}
 
 // Parameter descriptors of a method descriptor: "(ILjava/lang/String;)V" -> {"I", "Ljava/lang/String;"}.
 std::optional<std::vector<std::string>> parameters(const std::string& descriptor) {
@@ -86,7 +67,7 @@ struct Ranked {
 
 std::vector<std::string> missing_classes(const PollutedField& field, const ClassFiles& known) {
   std::vector<std::string> out;
-  for (const std::string& start : {internal(field.owner), internal(field.value_class)}) {
+  for (const std::string& start : {internal_name(field.owner), internal_name(field.value_class)}) {
     if (start.empty()) continue;
     std::string at = start;
     while (!at.empty() && at != "java/lang/Object") {
@@ -121,14 +102,14 @@ util::Result<std::vector<classfile::ResetCandidate>> reset_methods(const Pollute
   std::vector<classfile::ClassFile> all;
   all.reserve(classes.size());
   for (const auto& [name, cls] : classes) all.push_back(cls);
-  return classfile::find_reset_candidates(all, {internal(field.owner), field.name, field.descriptor});
+  return classfile::find_reset_candidates(all, {internal_name(field.owner), field.name, field.descriptor});
 }
 
 std::vector<Call> candidate_calls(const PollutedField& field, const std::vector<classfile::ResetCandidate>& resets,
                                   const ClassFiles& classes, const classfile::Literals& literals, std::size_t max_calls) {
   // The types the field's value has: its class and superclasses, and the declared type.
   std::set<std::string> value_types;
-  for (const auto* c : chain(internal(field.value_class), classes)) value_types.insert(c->name);
+  for (const auto* c : chain(internal_name(field.value_class), classes)) value_types.insert(c->name);
   if (auto declared = classfile::descriptor_class(field.descriptor)) value_types.insert(*declared);
 
   auto options_for = [&](const std::string& p) {
@@ -159,7 +140,7 @@ std::vector<Call> candidate_calls(const PollutedField& field, const std::vector<
     if (cls && is_enum(*cls, classes)) {
       const auto& e = classes.at(*cls);
       for (const auto& f : e.fields)
-        if (f.access_flags & classfile::access::enum_) add({Arg::Kind::enum_constant, 0, f.name, binary(*cls)});
+        if (f.access_flags & classfile::access::enum_) add({Arg::Kind::enum_constant, 0, f.name, binary_name(*cls)});
     }
     add({Arg::Kind::null, 0, "", p});
     return out;
@@ -181,7 +162,7 @@ std::vector<Call> candidate_calls(const PollutedField& field, const std::vector<
     // Up to 6 argument lists, varying the last argument fastest.
     std::vector<std::size_t> pick(options.size(), 0);
     for (int n = 0; n < 6; ++n) {
-      Call c{on_value, binary(owner), name, desc, {}, why};
+      Call c{on_value, binary_name(owner), name, desc, {}, why};
       for (std::size_t i = 0; i < options.size(); ++i) c.args.push_back(options[i][pick[i]]);
       ranked.push_back({std::move(c), rank * 10 + static_cast<int>(options.size())});
       std::size_t k = options.size();
@@ -204,12 +185,12 @@ std::vector<Call> candidate_calls(const PollutedField& field, const std::vector<
                r.writes_field() ? "writes the field" : "mutates the field's value");
   }
   // 2. The value's own mutators, and methods of a project class that write its fields.
-  for (const auto* cls : chain(internal(field.value_class), classes)) {
+  for (const auto* cls : chain(internal_name(field.value_class), classes)) {
     for (const auto& m : cls->methods) {
       if (m.is_static() || m.name == "<init>" || !m.code) continue;
       if (!(m.access_flags & classfile::access::public_)) continue;
       bool writes_own = false;
-      if (!is_jdk(cls->name)) {
+      if (is_project_class(binary_name(cls->name))) {
         if (auto s = classfile::summarize(*cls, *m.code))
           writes_own = std::any_of(s->fields.begin(), s->fields.end(), [&](const classfile::FieldAccess& f) {
             return f.op == classfile::FieldOp::put_field && f.field.owner == cls->name;
@@ -251,7 +232,7 @@ std::string java_string_literal(const std::string& text) {
 }
 
 std::optional<std::string> field_expression(const PollutedField& field, const ClassFiles& classes, const std::string& from_package) {
-  auto it = classes.find(internal(field.owner));
+  auto it = classes.find(internal_name(field.owner));
   if (it == classes.end()) return std::nullopt;
   const auto& cls = it->second;
   const bool same_package = package_of(field.owner) == from_package;
@@ -279,27 +260,8 @@ std::optional<std::string> field_expression(const PollutedField& field, const Cl
 }
 
 namespace {
-// A field descriptor as a Java type: "[Ljava/lang/String;" -> "java.lang.String[]", "[[I" -> "int[][]".
-std::string java_type(std::string_view d) {
-  std::size_t dims = 0;
-  while (dims < d.size() && d[dims] == '[') ++dims;
-  d.remove_prefix(dims);
-  std::string base;
-  switch (d.empty() ? 'V' : d[0]) {
-    case 'Z': base = "boolean"; break;
-    case 'B': base = "byte"; break;
-    case 'C': base = "char"; break;
-    case 'S': base = "short"; break;
-    case 'I': base = "int"; break;
-    case 'J': base = "long"; break;
-    case 'F': base = "float"; break;
-    case 'D': base = "double"; break;
-    case 'L': base = source_name(binary(std::string(d.substr(1, d.size() - 2)))); break;
-    default: base = std::string(d);
-  }
-  for (std::size_t i = 0; i < dims; ++i) base += "[]";
-  return base;
-}
+// A field descriptor as a Java source type: "[Ljava/lang/String;" -> "java.lang.String[]".
+std::string java_type(std::string_view d) { return source_name(classfile::java_type_name(d)); }
 }  // namespace
 
 std::optional<std::string> java_statement(const Call& call, const std::optional<std::string>& receiver,

@@ -12,6 +12,7 @@
 #include "order/ddmin.hpp"
 #include "order/techniques.hpp"
 #include "repair/cleaner_calls.hpp"
+#include "repair/java_names.hpp"
 #include "repair/source_patch.hpp"
 #include "repair/state_capture.hpp"
 #include "repair/vm_stops.hpp"
@@ -33,31 +34,12 @@ std::string method_of_test(const std::string& test) {
   auto hash = test.find('#');
   return hash == std::string::npos ? "" : test.substr(hash + 1);
 }
-std::string package_of(const std::string& cls) {
-  auto dot = cls.rfind('.');
-  return dot == std::string::npos ? "" : cls.substr(0, dot);
-}
-std::string internal(std::string s) {
-  std::replace(s.begin(), s.end(), '.', '/');
-  return s;
-}
 std::string join(const std::vector<std::string>& items, const std::string& sep = ", ") {
   std::string out;
   for (const auto& i : items) out += (out.empty() ? "" : sep) + i;
   return out;
 }
 
-util::Result<core::Value> static_value(core::Vm& vm, const std::string& owner, const std::string& name,
-                                       std::string* descriptor = nullptr) {
-  auto fields = vm.static_fields(owner, call());
-  if (!fields) return std::unexpected(fields.error());
-  for (const auto& f : *fields)
-    if (f.name == name) {
-      if (descriptor) *descriptor = f.signature;
-      return f.value;
-    }
-  return util::fail(Errc::not_found, "no static field " + owner + "." + name);
-}
 
 // What repair works on: one test, the order it fails in and the one it passes in.
 struct Target {
@@ -88,31 +70,29 @@ class ClassCache {
   explicit ClassCache(const std::vector<std::string>& classpath) {
     for (const auto& c : classpath) dirs_.emplace_back(c);
   }
-  // Known after this call if any source has it; false when none has.
-  bool ensure(const std::string& internal_name, core::Vm* vm, core::ThreadRef thread) {
-    if (classes.contains(internal_name)) return true;
-    if (tried_.contains(internal_name) && !vm) return false;
-    tried_.insert(internal_name);
+  // Known after this call if a class directory or the test JVM has it; false when none has.
+  bool ensure(const std::string& name, core::Vm& vm, core::ThreadRef thread) {
+    if (classes.contains(name)) return true;
+    if (missing_.contains(name)) return false;
     classfile::Bytes bytes;
-    if (auto b = classfile::read_class_bytes(dirs_, internal_name); b) {
+    if (auto b = classfile::read_class_bytes(dirs_, name); b) {
       bytes = std::move(*b);
-    } else if (vm) {
-      auto fetched = class_bytes(*vm, thread, internal_name);
-      if (!fetched || fetched->empty()) return false;
+    } else if (auto fetched = class_bytes(vm, thread, name); fetched && !fetched->empty()) {
       bytes.assign(fetched->begin(), fetched->end());
-    } else {
+    }
+    auto parsed = bytes.empty() ? util::fail(Errc::not_found, name) : classfile::parse_class(bytes);
+    if (!parsed) {
+      missing_.insert(name);
       return false;
     }
-    auto parsed = classfile::parse_class(bytes);
-    if (!parsed) return false;
-    classes.emplace(internal_name, std::move(*parsed));
+    classes.emplace(name, std::move(*parsed));
     return true;
   }
   ClassFiles classes;
 
  private:
   std::vector<fs::path> dirs_;
-  std::set<std::string> tried_;
+  std::set<std::string> missing_;
 };
 
 class Repairer {
@@ -171,34 +151,36 @@ util::Result<void> Repairer::survey(core::Vm& vm, core::ThreadRef thread, const 
     for (int round = 0; round < 12; ++round) {
       auto missing = missing_classes(p, cache_.classes);
       bool any = false;
-      for (const auto& m : missing) any = cache_.ensure(m, &vm, thread) || any;
+      for (const auto& m : missing) any = cache_.ensure(m, vm, thread) || any;
       if (!any) break;
     }
     if (auto resets = reset_methods(p, cache_.classes))
-      for (const auto& e : missing_enum_candidates(*resets, cache_.classes)) cache_.ensure(e, &vm, thread);
+      for (const auto& e : missing_enum_candidates(*resets, cache_.classes)) cache_.ensure(e, vm, thread);
     surveyed_[name] = p;
   }
   // Literals: the polluters' classes first (the value they left is likely one of theirs),
   // then the test's, then the project classes those refer to, then the fields' owners.
   std::vector<std::string> sources;
-  for (const auto& p : t.polluters) sources.push_back(internal(class_of_test(p)));
-  sources.push_back(internal(class_of_test(t.test)));
+  for (const auto& p : t.polluters) sources.push_back(internal_name(class_of_test(p)));
+  sources.push_back(internal_name(class_of_test(t.test)));
   const std::size_t tests_end = sources.size();
   for (std::size_t i = 0; i < tests_end; ++i) {
-    if (!cache_.ensure(sources[i], &vm, thread)) continue;
+    if (!cache_.ensure(sources[i], vm, thread)) continue;
     for (const auto& k : cache_.classes.at(sources[i]).pool)
       if (k.tag == classfile::ConstantTag::class_)
-        if (auto n = cache_.classes.at(sources[i]).utf8(k.first); n && is_project_class(std::string(*n)))
+        if (auto n = cache_.classes.at(sources[i]).utf8(k.first); n && is_project_class(binary_name(std::string(*n))))
           sources.push_back(std::string(*n));
   }
-  for (const auto& [name, p] : surveyed_) sources.push_back(internal(p.owner));
+  for (const auto& [name, p] : surveyed_) sources.push_back(internal_name(p.owner));
   for (const auto& s : sources)
-    if (cache_.ensure(s, s.starts_with("java/") ? &vm : nullptr, thread))
+    if (cache_.ensure(s, vm, thread))
       if (auto lits = classfile::collect_literals(cache_.classes.at(s))) classfile::merge(literals_, *lits);
   return {};
 }
 
 util::Result<bool> Repairer::restores_pass(const Target& t, const std::vector<std::string>& fields, bool with_survey) {
+  // Values are kept at the first entry and restored before the last: two stops (NIO: t, t).
+  if (t.failing.size() == 1) return util::fail(Errc::invalid_argument, "a failing order of one test has nothing to restore");
   auto kept = std::make_shared<std::map<std::string, core::Value>>();
   std::vector<Stop> stops;
   stops.push_back({0, [fields, kept](core::Vm& vm, core::ThreadRef thread) -> util::Result<void> {
@@ -222,8 +204,6 @@ util::Result<bool> Repairer::restores_pass(const Target& t, const std::vector<st
                      }
                      return {};
                    }});
-  // Stop 0 and the last stop are one stop for a one-test failing order (NIO: t, t has two).
-  if (t.failing.size() == 1) return util::fail(Errc::invalid_argument, "a failing order of one test has nothing to restore");
   auto run = debugged(t.failing, "repair: " + t.test + " in its failing order with " + std::to_string(fields.size()) +
                                      " field(s) restored: " + join(fields),
                       true, std::move(stops));
@@ -243,12 +223,12 @@ std::optional<std::string> Repairer::value_expression(core::Vm& vm, core::Thread
     return text ? std::optional(java_string_literal(*text)) : std::nullopt;
   }
   auto cls = vm.class_of(v.object, call());
-  if (!cls || !cache_.ensure(internal(*cls), &vm, thread)) return std::nullopt;
+  if (!cls || !cache_.ensure(internal_name(*cls), vm, thread)) return std::nullopt;
   // A public constant of its own class equal to it: Locale.ROOT, Locale.US, TimeUnit.SECONDS.
-  const auto& file = cache_.classes.at(internal(*cls));
+  const auto& file = cache_.classes.at(internal_name(*cls));
   auto statics = vm.static_fields(*cls, call());
   if (!statics) return std::nullopt;
-  const std::string descriptor = "L" + internal(*cls) + ";";
+  const std::string descriptor = "L" + internal_name(*cls) + ";";
   for (const auto& f : *statics) {
     const auto* member = file.find_field(f.name);
     if (!member || f.signature != descriptor || !(member->access_flags & classfile::access::public_) || !f.is_final) continue;

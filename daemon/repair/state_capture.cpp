@@ -9,14 +9,6 @@ namespace flakescan::repair {
 
 using namespace std::chrono_literals;
 
-bool is_project_class(const std::string& name) {
-  static const std::vector<std::string> outside{
-      "java.", "javax.", "jdk.", "sun.", "com.sun.", "org.junit.", "junit.", "org.hamcrest.", "org.opentest4j.",
-      "org.apiguardian.", "io.flakescan.runner.", "kotlin.", "org.jetbrains.", "org.w3c.", "org.xml."};
-  if (name.find("$$Lambda") != std::string::npos || name.find('/') != std::string::npos) return false;
-  return std::none_of(outside.begin(), outside.end(), [&](const std::string& p) { return name.starts_with(p); });
-}
-
 const std::vector<std::pair<std::string, std::string>>& jdk_globals() {
   static const std::vector<std::pair<std::string, std::string>> globals{
       {"java.lang.System", "props"},
@@ -57,14 +49,11 @@ util::Result<Capture> capture_state(core::Vm& vm, core::ThreadRef thread, const 
     add(*graph);
   }
   for (const auto& [cls, field] : jdk_globals()) {
-    auto fields = vm.static_fields(cls, call());
-    if (!fields) continue;  // an older JDK or Android without that field
-    for (const auto& f : *fields) {
-      if (f.name != field) continue;
-      auto graph = vm.walk({{cls + "." + field, f.value}}, options.bounds, call());
-      if (!graph) return std::unexpected(graph.error());
-      add(*graph);
-    }
+    auto value = static_value(vm, cls, field);
+    if (!value) continue;  // an older JDK or Android without that field
+    auto graph = vm.walk({{cls + "." + field, *value}}, options.bounds, call());
+    if (!graph) return std::unexpected(graph.error());
+    add(*graph);
   }
   return out;
 }

@@ -9,12 +9,9 @@
 
 #include "core/vm.hpp"
 #include "repair/field_state.hpp"
+#include "repair/java_names.hpp"
 
 namespace flakescan::repair {
-
-// Project classes: loaded classes outside the JDK, the test frameworks and flakescan's runner,
-// without hidden classes (lambdas).
-bool is_project_class(const std::string& class_name);
 
 // The JDK fields whose values are JVM-wide defaults tests change: (class, field).
 const std::vector<std::pair<std::string, std::string>>& jdk_globals();

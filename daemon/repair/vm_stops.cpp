@@ -60,6 +60,18 @@ core::TestExecutor::DriveFn stop_before(std::vector<Stop> stops) {
   };
 }
 
+util::Result<core::Value> static_value(core::Vm& vm, const std::string& owner, const std::string& name,
+                                       std::string* descriptor) {
+  auto fields = vm.static_fields(owner, call());
+  if (!fields) return std::unexpected(fields.error());
+  for (const auto& f : *fields)
+    if (f.name == name) {
+      if (descriptor) *descriptor = f.signature;
+      return f.value;
+    }
+  return util::fail(Errc::not_found, "no static field " + owner + "." + name);
+}
+
 util::Result<void> load_class(core::Vm& vm, core::ThreadRef thread, const std::string& class_name) {
   auto name = vm.new_string(class_name, call());
   if (!name) return std::unexpected(name.error());

@@ -25,6 +25,11 @@ struct Stop {
 // before a stop was reached, or when an action fails.
 core::TestExecutor::DriveFn stop_before(std::vector<Stop> stops);
 
+// The value of a static field (and its descriptor when asked). Errors: not_found (no such
+// field, or the class is not loaded), and the VM's.
+util::Result<core::Value> static_value(core::Vm& vm, const std::string& owner, const std::string& name,
+                                       std::string* descriptor = nullptr);
+
 // ---- StateKeeper: helpers inside the test JVM ------------------------------------------------
 // Initialises a class by name (its static initialiser runs).
 util::Result<void> load_class(core::Vm& vm, core::ThreadRef thread, const std::string& class_name);

@@ -7,6 +7,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "support/classpath_file.hpp"
 #include "backend/local_jvm/local_jvm_executor.hpp"
 #include "event_order/explore.hpp"
 #include "looper_trace/message_tracer.hpp"
@@ -18,14 +19,7 @@ using namespace flakescan;
 namespace {
 
 std::vector<std::string> example_classpath() {
-  std::ifstream in(fs::path(FLAKESCAN_BINARY_DIR) / "examples" / "android-style.classpath");
-  std::string line;
-  std::getline(in, line);
-  std::vector<std::string> out;
-  std::stringstream parts(line);
-  for (std::string p; std::getline(parts, p, ':');)
-    if (!p.empty()) out.push_back(p);
-  return out;
+  return test_support::classpath_file(fs::path(FLAKESCAN_BINARY_DIR) / "examples" / "android-style.classpath");
 }
 
 backend::LocalJvmConfig example_config(const std::string& name) {

@@ -5,19 +5,14 @@
 #include <fstream>
 #include <sstream>
 
+#include "support/classpath_file.hpp"
+
 namespace fs = std::filesystem;
 
 namespace flakescan::test_support::layouts {
 
 std::vector<std::string> classpath() {
-  std::ifstream in(fs::path(FLAKESCAN_BINARY_DIR) / "examples" / "jvm-layouts.classpath");
-  std::string line;
-  std::getline(in, line);
-  std::vector<std::string> out;
-  std::stringstream parts(line);
-  for (std::string p; std::getline(parts, p, ':');)
-    if (!p.empty()) out.push_back(p);
-  return out;
+  return classpath_file(fs::path(FLAKESCAN_BINARY_DIR) / "examples" / "jvm-layouts.classpath");
 }
 
 fs::path runner_jar() { return fs::path(FLAKESCAN_BINARY_DIR) / "lib" / "flakescan-runner.jar"; }

@@ -8,6 +8,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "support/classpath_file.hpp"
 #include "backend/local_jvm/local_jvm_executor.hpp"
 #include "core/deciding.hpp"
 #include "integration/event_order/local_run_log.hpp"
@@ -20,13 +21,7 @@ namespace {
 
 // Line 1 of the example's .scan file: its classpath (the class directory first).
 std::vector<std::string> example_classpath() {
-  std::ifstream in(fs::path(FLAKESCAN_BINARY_DIR) / "examples" / "jvm-repair.scan");
-  std::string line;
-  std::getline(in, line);
-  std::vector<std::string> out;
-  std::stringstream parts(line);
-  for (std::string part; std::getline(parts, part, ':');) out.push_back(part);
-  return out;
+  return test_support::classpath_file(fs::path(FLAKESCAN_BINARY_DIR) / "examples" / "jvm-repair.scan");
 }
 
 const core::Verdict* repair_verdict(const std::vector<core::Verdict>& verdicts, const std::string& test) {
