@@ -18,23 +18,13 @@
 #include "integration/event_order/local_run_log.hpp"
 #include "rerun/rerun.hpp"
 #include "looper_trace/tracer.hpp"
+#include "support/classpath_file.hpp"
 
 namespace fs = std::filesystem;
 using namespace flakescan;
 using Clock = std::chrono::steady_clock;
 
 namespace {
-
-std::vector<std::string> read_classpath(const std::string& file) {
-  std::ifstream in(file);
-  std::string line;
-  std::getline(in, line);
-  std::vector<std::string> out;
-  std::stringstream parts(line);
-  for (std::string p; std::getline(parts, p, ':');)
-    if (!p.empty()) out.push_back(p);
-  return out;
-}
 
 struct Row {
   bool found = false;
@@ -86,7 +76,7 @@ int main(int argc, char** argv) {
   backend::LocalJvmConfig config;
   config.runner_jar = argv[1];
   config.platform_jars = backend::default_platform_jars("/usr/share/java");
-  config.classpath = read_classpath(argv[2]);
+  config.classpath = test_support::classpath_file(argv[2]);
   config.work_dir = fs::temp_directory_path() / ("flakescan-explore-bench-" + std::to_string(::getpid()));
   config.parallelism = 2;
   nlohmann::json expectations = nlohmann::json::parse(std::ifstream(argv[3]));
