@@ -238,6 +238,9 @@ class Vm {
 
   // ---- classes, fields, objects -----------------------------------------------------------
   virtual util::Result<std::vector<std::string>> loaded_classes(Deadline deadline) = 0;
+  // The loaded classes whose static initialiser has run: a class that is only loaded still
+  // holds the default values of its static fields. Default: loaded_classes().
+  virtual util::Result<std::vector<std::string>> initialized_classes(Deadline deadline) { return loaded_classes(deadline); }
   // Source lines with code in `method` (any overload when signature is empty), ascending.
   virtual util::Result<std::vector<int>> lines(const std::string& class_name, const std::string& method,
                                                const std::string& signature, Deadline deadline) = 0;

@@ -74,6 +74,7 @@ class JdwpVm final : public core::Vm {
   util::Result<std::vector<core::Value>> arguments(core::ThreadRef thread, int frame_index, core::Deadline deadline) override;
 
   util::Result<std::vector<std::string>> loaded_classes(core::Deadline deadline) override;
+  util::Result<std::vector<std::string>> initialized_classes(core::Deadline deadline) override;
   util::Result<std::vector<int>> lines(const std::string& class_name, const std::string& method, const std::string& signature,
                                        core::Deadline deadline) override;
   util::Result<std::vector<core::StaticField>> static_fields(const std::string& class_name, core::Deadline deadline) override;

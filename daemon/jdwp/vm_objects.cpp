@@ -22,6 +22,16 @@ util::Result<std::vector<std::string>> JdwpVm::loaded_classes(Deadline deadline)
   return out;
 }
 
+util::Result<std::vector<std::string>> JdwpVm::initialized_classes(Deadline deadline) {
+  constexpr std::int32_t initialized = 4;  // JDWP ClassStatus INITIALIZED
+  auto reply = client_->call<VmAllClasses>({}, deadline);
+  if (!reply) return std::unexpected(reply.error());
+  std::vector<std::string> out;
+  for (const auto& c : reply->classes)
+    if (c.tag == TypeTag::class_ && (c.status & initialized)) out.push_back(java_name(c.signature));
+  return out;
+}
+
 util::Result<std::vector<int>> JdwpVm::lines(const std::string& class_name, const std::string& method,
                                              const std::string& signature, Deadline deadline) {
   auto type = class_named(class_name, deadline);

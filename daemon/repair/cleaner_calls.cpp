@@ -149,7 +149,7 @@ std::vector<Call> candidate_calls(const PollutedField& field, const std::vector<
   std::vector<Ranked> ranked;
   std::set<std::tuple<std::string, std::string, std::string>> seen;
   auto add_method = [&](const std::string& owner, const std::string& name, const std::string& desc, bool on_value,
-                        int rank, const std::string& why) {
+                        int rank, const std::string& why, const std::string& getter = {}) {
     if (!seen.insert({owner, name, desc}).second) return;
     auto params = parameters(desc);
     if (!params || params->size() > 3) return;
@@ -162,7 +162,7 @@ std::vector<Call> candidate_calls(const PollutedField& field, const std::vector<
     // Up to 6 argument lists, varying the last argument fastest.
     std::vector<std::size_t> pick(options.size(), 0);
     for (int n = 0; n < 6; ++n) {
-      Call c{on_value, binary_name(owner), name, desc, {}, why};
+      Call c{on_value, binary_name(owner), name, desc, {}, why, getter};
       for (std::size_t i = 0; i < options.size(); ++i) c.args.push_back(options[i][pick[i]]);
       ranked.push_back({std::move(c), rank * 10 + static_cast<int>(options.size())});
       std::size_t k = options.size();
@@ -179,10 +179,19 @@ std::vector<Call> candidate_calls(const PollutedField& field, const std::vector<
   for (const auto& r : resets) {
     if (r.method_name == "<init>" || (r.access_flags & classfile::access::private_)) continue;
     const bool is_static = (r.access_flags & classfile::access::static_) != 0;
-    if (!is_static && !value_types.contains(r.class_name)) continue;
+    const bool only_type = std::all_of(r.sites.begin(), r.sites.end(), [](const classfile::ResetSite& x) {
+      return x.kind == classfile::ResetKind::mutates_field_type;
+    });
+    if (only_type && r.class_name != internal_name(field.owner) && !is_project_class(binary_name(r.class_name))) continue;
+    std::string getter;
+    if (!is_static && !value_types.contains(r.class_name)) {
+      auto g = instance_getter(binary_name(r.class_name), classes);
+      if (!g) continue;
+      getter = *g;
+    }
     const int rank = r.writes_field() && is_static ? std::min(name_rank(r.method_name), 1) : name_rank(r.method_name);
-    add_method(r.class_name, r.method_name, r.method_descriptor, !is_static, rank,
-               r.writes_field() ? "writes the field" : "mutates the field's value");
+    add_method(r.class_name, r.method_name, r.method_descriptor, !is_static && getter.empty(), rank,
+               r.writes_field() ? "writes the field" : "mutates the field's value", getter);
   }
   // 2. The value's own mutators, and methods of a project class that write its fields.
   for (const auto* cls : chain(internal_name(field.value_class), classes)) {
@@ -293,7 +302,23 @@ std::optional<std::string> java_statement(const Call& call, const std::optional<
     if (!receiver) return std::nullopt;
     return *receiver + "." + call.method + "(" + args + ");";
   }
+  if (!call.instance_getter.empty())
+    return source_name(call.owner) + "." + call.instance_getter + "()." + call.method + "(" + args + ");";
   return source_name(call.owner) + "." + call.method + "(" + args + ");";
+}
+
+std::optional<std::string> instance_getter(const std::string& class_name, const ClassFiles& classes,
+                                           const std::string& from_package) {
+  auto it = classes.find(internal_name(class_name));
+  if (it == classes.end()) return std::nullopt;
+  const bool same_package = !from_package.empty() && package_of(class_name) == from_package;
+  const std::string own_type = "()L" + it->second.name + ";";
+  for (const auto& m : it->second.methods) {
+    if (!m.is_static() || m.descriptor != own_type) continue;
+    if ((m.access_flags & classfile::access::public_) || (same_package && !(m.access_flags & classfile::access::private_)))
+      return m.name;
+  }
+  return std::nullopt;
 }
 
 std::string describe(const Call& call) {
@@ -310,7 +335,10 @@ std::string describe(const Call& call) {
       case Arg::Kind::original: args += "<value before the polluter>"; break;
     }
   }
-  return (call.on_value ? "<field value>." : source_name(call.owner) + ".") + call.method + "(" + args + ")";
+  std::string receiver = call.on_value ? "<field value>."
+                         : call.instance_getter.empty() ? source_name(call.owner) + "."
+                                                        : source_name(call.owner) + "." + call.instance_getter + "().";
+  return receiver + call.method + "(" + args + ")";
 }
 
 }  // namespace flakescan::repair

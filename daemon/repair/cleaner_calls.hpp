@@ -5,7 +5,11 @@
 // Where candidates come from, best first:
 //   1. methods that write the field (putstatic) or call a mutator on the value read from it
 //      (classfile::find_reset_candidates): static ones with their arguments, instance ones
-//      of the value's own class on the value itself (`Session.get().reset()`);
+//      of the value's own class on the value itself (`Session.get().reset()`), and instance
+//      ones of another class on what that class's static getter of its own type returns
+//      (`SentenceFactory.getInstance().reset()` for the static map it resets). Methods that
+//      only mutate some value of the field's type count when their class is the project's
+//      or the field's owner (a JDK class that fills some other map is no reset);
 //   2. the value's own mutators (is_mutator_name, or methods of a project class that write
 //      one of its fields): `NAMES.clear()`, `props.remove("k")`, `session.logout()`.
 // Inside each group: names that undo (reset*, clear, remove*, unregister*, logout-like
@@ -40,6 +44,9 @@ struct Call {
   std::string descriptor;
   std::vector<Arg> args;
   std::string why;        // "writes the field", "mutator of the value's class", ...
+  // Not empty: an instance method of `owner` called on what the owner's static no-argument
+  // getter of that name returns (a singleton's `getInstance()`).
+  std::string instance_getter;
   friend bool operator==(const Call&, const Call&) = default;
 };
 
@@ -75,6 +82,11 @@ std::optional<std::string> field_expression(const PollutedField& field, const Cl
 // receiver cannot be named. `original` is the source form of the field's earlier value.
 std::optional<std::string> java_statement(const Call& call, const std::optional<std::string>& receiver,
                                           const std::optional<std::string>& original);
+
+// The name of `class_name`'s static no-argument getter of its own type (accessible from
+// `from_package`), the receiver of its instance reset methods; nullopt when it has none.
+std::optional<std::string> instance_getter(const std::string& class_name, const ClassFiles& classes,
+                                           const std::string& from_package = {});
 
 // Text for evidence and logs: "java.util.List.clear()", "Registry.register(\"a\")".
 std::string describe(const Call& call);

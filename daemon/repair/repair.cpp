@@ -130,6 +130,9 @@ class Repairer {
   util::Result<Tried> try_cleaner(const Target& t, const PollutedField& field, const Call& c);
   std::string offer_patch(const Target& t, const PollutedField& field, const std::string& statement,
                           std::map<std::string, std::string>& details);
+  // The failing and passing run that passed with the patched class; an error says why not.
+  util::Result<std::pair<std::int64_t, std::int64_t>> verify_patch(const Target& t, const fs::path& file_name,
+                                                                   const MethodPatch& patch);
 
   const core::TechniqueInput& input_;
   core::RunLog& log_;
@@ -296,6 +299,15 @@ util::Result<Repairer::Tried> Repairer::try_cleaner(const Target& t, const Pollu
                          return {};
                        }
                        r = vm.invoke_method(receiver->object, c.method, c.descriptor, args, thread, call());
+                     } else if (!c.instance_getter.empty()) {
+                       auto instance = vm.invoke_static(c.owner, c.instance_getter, "()L" + internal_name(c.owner) + ";", {},
+                                                        thread, call());
+                       if (!instance) return std::unexpected(instance.error());
+                       if (instance->exception || !instance->result.object) {
+                         tried->exception = c.instance_getter + "() gave no instance";
+                         return {};
+                       }
+                       r = vm.invoke_method(instance->result.object, c.method, c.descriptor, args, thread, call());
                      } else {
                        r = vm.invoke_static(c.owner, c.method, c.descriptor, args, thread, call());
                      }
@@ -335,43 +347,75 @@ std::string Repairer::offer_patch(const Target& t, const PollutedField& field, c
   const auto& lines = locator.lines_of(*file);
   const std::string comment = "flakescan repair: " + field.owner + "." + field.name + " is left changed by " +
                               join(t.polluters) + "; reset it first";
-  auto patch = insert_at_method_start(lines, method_of_test(t.test), relative, comment, {statement});
-  if (!patch) return "no patch: " + patch.error().message;
-  // Compile the patched file alone against the test classpath.
+  // Where the statement goes, first that verifies: the start of the test method; else an
+  // instance initializer, for a test whose class reads the state while its instance is built.
+  std::vector<std::pair<std::string, util::Result<MethodPatch>>> placements;
+  placements.emplace_back("at the start of the test",
+                          insert_at_method_start(lines, method_of_test(t.test), relative, comment, {statement}));
+  placements.emplace_back("in an instance initializer of its class (before field initializers and @Before)",
+                          insert_at_class_start(lines, cls, relative, comment, {statement}));
+  std::string why_not;
+  for (const auto& [where, patch] : placements) {
+    if (!patch) {
+      why_not += (why_not.empty() ? "" : "; ") + where + ": " + patch.error().message;
+      continue;
+    }
+    auto verified = verify_patch(t, file->filename(), *patch);
+    if (!verified) {
+      why_not += (why_not.empty() ? "" : "; ") + where + ": " + verified.error().message;
+      continue;
+    }
+    details["patch"] = patch->diff;
+    details["patch_file"] = relative;
+    details["patch_placement"] = where;
+    details["verified_by_run"] = std::to_string(verified->first);
+    details["verified_passing_run"] = std::to_string(verified->second);
+    return "";
+  }
+  return "no patch offered (" + why_not + ")";
+}
+
+util::Result<std::pair<std::int64_t, std::int64_t>> Repairer::verify_patch(const Target& t, const fs::path& file_name,
+                                                                           const MethodPatch& patch) {
+  // The patched file alone, compiled against the test classpath, in a folder of its own.
   static std::atomic<int> counter{0};
-  fs::path work = fs::temp_directory_path() / ("flakescan-repair-" + std::to_string(::getpid()) + "-" + std::to_string(counter++));
+  const fs::path work =
+      fs::temp_directory_path() / ("flakescan-repair-" + std::to_string(::getpid()) + "-" + std::to_string(counter++));
+  struct Remove {
+    fs::path dir;
+    ~Remove() {
+      std::error_code ec;
+      fs::remove_all(dir, ec);
+    }
+  } remove{work};
+  std::error_code ec;
   fs::create_directories(work / "src", ec);
   fs::create_directories(work / "classes", ec);
-  fs::path src = work / "src" / file->filename();
+  const fs::path src = work / "src" / file_name;
   {
     std::ofstream out(src);
-    for (const auto& l : patch->lines) out << l << "\n";
+    for (const auto& l : patch.lines) out << l << "\n";
   }
-  std::string cp = join(input_.classpath, ":");
-  auto javac = util::Child::spawn({.argv = {"javac", "-nowarn", "-g", "-encoding", "UTF-8", "-d", (work / "classes").string(), "-cp", cp,
-                                            src.string()},
+  auto javac = util::Child::spawn({.argv = {"javac", "-nowarn", "-g", "-encoding", "UTF-8", "-d", (work / "classes").string(), "-cp",
+                                            join(input_.classpath, ":"), src.string()},
                                    .stdout_path = (work / "javac.log").string()});
-  if (!javac) return "javac could not be started: " + javac.error().message;
+  if (!javac) return util::fail(Errc::process, "javac could not be started: " + javac.error().message);
   auto status = javac->wait(std::chrono::steady_clock::now() + 120s);
   if (!status || !status->success()) {
     std::ifstream in(work / "javac.log");
     std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    return "the patch did not compile: " + text.substr(0, 400);
+    return util::fail(Errc::process, "the patch did not compile: " + text.substr(0, 400));
   }
-  auto failing = plain_run(t.failing, "repair: verify the patch of " + t.test + " in its failing order", true, {(work / "classes").string()});
-  if (!failing) return "the patch could not be verified: " + failing.error().message;
+  const std::vector<std::string> prepend{(work / "classes").string()};
+  auto failing = plain_run(t.failing, "repair: verify the patch of " + t.test + " in its failing order", true, prepend);
+  if (!failing) return std::unexpected(failing.error());
   if (last_outcome(*failing) != core::Outcome::pass)
-    return "the patched test still failed in its failing order (run " + std::to_string(failing->id) + "): patch not offered";
-  auto passing = plain_run(t.passing, "repair: verify the patch of " + t.test + " in its passing order", true, {(work / "classes").string()});
-  if (!passing) return "the patch could not be verified: " + passing.error().message;
+    return util::fail(Errc::process, "the patched test still failed in its failing order (run " + std::to_string(failing->id) + ")");
+  auto passing = plain_run(t.passing, "repair: verify the patch of " + t.test + " in its passing order", true, prepend);
+  if (!passing) return std::unexpected(passing.error());
   if (last_outcome(*passing) != core::Outcome::pass)
-    return "the patched test failed in its passing order (run " + std::to_string(passing->id) + "): patch not offered";
-  fs::remove_all(work, ec);
-  details["patch"] = patch->diff;
-  details["patch_file"] = relative;
-  details["verified_by_run"] = std::to_string(failing->id);
-  details["verified_passing_run"] = std::to_string(passing->id);
-  return "";
+    return util::fail(Errc::process, "the patched test failed in its passing order (run " + std::to_string(passing->id) + ")");
+  return std::pair{failing->id, passing->id};
 }
 
 core::Verdict Repairer::repair(const Target& t) {
@@ -486,9 +530,9 @@ core::Verdict Repairer::repair(const Target& t) {
     d["cleaner"] = *statement;
     // 4. The patch, compiled and verified.
     auto why_not = offer_patch(t, field, *statement, d);
-    if (!why_not.empty()) return finish("the polluted field is " + polluted.front() + "; cleaner " + *statement + "; " + why_not);
-    return finish("the polluted field is " + polluted.front() + "; " + *statement +
-                  " at the start of the test makes it pass in its failing order (patch verified in run " + d["verified_by_run"] + ")");
+    if (!why_not.empty()) return finish("the polluted field is " + polluted.front() + "; cleaner " + *statement + " (it made the test pass when called through the debugger); " + why_not);
+    return finish("the polluted field is " + polluted.front() + "; " + *statement + " " + d["patch_placement"] +
+                  " makes it pass in its failing order (patch verified in run " + d["verified_by_run"] + ")");
   }
   d["cleaners_tried"] = join(tried_calls, "; ");
   return finish("the polluted field is " + polluted.front() + "; no reset method on the classpath makes the test pass (tried " +

@@ -26,12 +26,13 @@ util::Result<Capture> capture_state(core::Vm& vm, core::ThreadRef thread, const 
   Capture out;
   if (only) {
     out.classes = *only;
-    auto loaded = vm.loaded_classes(call());
+    auto loaded = vm.initialized_classes(call());
     if (!loaded) return std::unexpected(loaded.error());
     for (const auto& c : out.classes)
       if (std::find(loaded->begin(), loaded->end(), c) == loaded->end()) (void)load_class(vm, thread, c);
   } else {
-    auto loaded = vm.loaded_classes(call());
+    // Only initialised classes: one that is merely loaded holds defaults, not state.
+    auto loaded = vm.initialized_classes(call());
     if (!loaded) return std::unexpected(loaded.error());
     for (const auto& c : *loaded)
       if (is_project_class(c) && out.classes.size() < options.max_classes) out.classes.push_back(c);

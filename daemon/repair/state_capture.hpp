@@ -1,8 +1,8 @@
 #pragma once
 // Capturing the static state a test starts from, at a stop (vm_stops.hpp): every static field
-// of every loaded project class, and the JDK's globals that tests change through public API
-// (System.setProperty, Locale.setDefault, TimeZone.setDefault), each walked within bounds
-// and reduced to a FieldState (field_state.hpp).
+// of every initialised project class (one only loaded holds defaults, not state), and the
+// JDK's globals that tests change through public API (System.setProperty, Locale.setDefault,
+// TimeZone.setDefault), each walked within bounds and reduced to a FieldState (field_state.hpp).
 #include <string>
 #include <utility>
 #include <vector>
@@ -27,7 +27,8 @@ struct CaptureOptions {
   std::size_t max_classes = 3000;
 };
 
-// `only`: capture these classes (loading those not loaded yet, on `thread`), not the loaded ones.
+// `only`: capture these classes (initialising those not initialised yet, on `thread`), not the
+// initialised ones.
 util::Result<Capture> capture_state(core::Vm& vm, core::ThreadRef thread, const CaptureOptions& options,
                                     const std::vector<std::string>* only = nullptr);
 

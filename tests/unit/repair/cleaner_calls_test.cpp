@@ -323,3 +323,31 @@ TEST_CASE("missing_enum_candidates: nested parameter types of the method's class
   without_mode.erase("pkg/Settings$Mode");
   CHECK(missing_enum_candidates(*resets, without_mode) == std::vector<std::string>{"pkg/Settings$Mode"});
 }
+
+TEST_CASE("candidate_calls: an owner's instance reset through its singleton getter", "[repair][cleaner]") {
+  // marine-api's shape: SentenceFactory.getInstance().reset() clears the static parser map.
+  auto classes = fixture_classes({"pkg.Factory"});
+  const PollutedField parsers{"pkg.Factory", "PARSERS", "Ljava/util/Map;", "java.util.HashMap"};
+  auto calls = calls_for(parsers, classes, {});
+  INFO(Catch::Detail::stringify(described(calls)));
+  const auto reset = index_of(calls, "reset");
+  REQUIRE(reset == 0);
+  const Call& c = calls[0];
+  CHECK_FALSE(c.on_value);
+  CHECK(c.instance_getter == "getInstance");
+  CHECK(describe(c) == "pkg.Factory.getInstance().reset()");
+  CHECK(java_statement(c, std::nullopt, std::nullopt) == "pkg.Factory.getInstance().reset();");
+  CHECK(instance_getter("pkg.Factory", classes) == "getInstance");
+  CHECK_FALSE(instance_getter("pkg.Registry", fixture_classes({"pkg.Registry"})));
+}
+
+TEST_CASE("candidate_calls: a JDK class that only fills some map of the field's type is no reset", "[repair][cleaner]") {
+  const PollutedField parsers{"pkg.Factory", "PARSERS", "Ljava/util/Map;", "java.util.HashMap"};
+  classfile::ResetCandidate jdk{"java/lang/System", "initProperties", "()V", classfile::access::public_ | classfile::access::static_,
+                                {{classfile::ResetKind::mutates_field_type, 0, {"java/util/Map", "put", "(Ljava/lang/Object;Ljava/lang/Object;)Ljava/lang/Object;"}}}};
+  classfile::ResetCandidate own = jdk;
+  own.class_name = "pkg/Other";
+  auto calls = candidate_calls(parsers, {jdk, own}, {}, {}, 10);
+  REQUIRE(calls.size() == 1);
+  CHECK(calls[0].owner == "pkg.Other");
+}

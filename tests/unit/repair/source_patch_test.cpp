@@ -219,3 +219,44 @@ TEST_CASE("insert_at_method_start: a method near the top of the file (short lead
   REQUIRE(work.run("git apply -p1 fix.patch") == 0);
   CHECK(read_file(work.dir / "A.java") == joined(patch->lines));
 }
+
+TEST_CASE("insert_at_class_start: an instance initializer before the field initializers", "[repair][patch]") {
+  const std::vector<std::string> text{
+      "package pkg;",
+      "",
+      "/** Tests what the class Listener does with the factory. */",
+      "public class ListenerTest {",
+      "",
+      "    private final Parser p = Factory.getInstance().parser(\"VDM\");",
+      "",
+      "    static class Listener {",
+      "    }",
+      "}",
+  };
+  auto patch = insert_at_class_start(text, "pkg.ListenerTest", "src/ListenerTest.java", "reset the factory",
+                                     {"pkg.Factory.getInstance().reset();"});
+  REQUIRE(patch);
+  REQUIRE(patch->lines.size() == text.size() + 4);
+  // Right after the class's own opening line (not the Javadoc that names a class), before the field.
+  CHECK(patch->lines[3] == "public class ListenerTest {");
+  CHECK(patch->lines[4] == "    {");
+  CHECK(patch->lines[5] == "        // reset the factory");
+  CHECK(patch->lines[6] == "        pkg.Factory.getInstance().reset();");
+  CHECK(patch->lines[7] == "    }");
+  CHECK(patch->lines[9] == text[5]);
+  CHECK(patch->diff.find("+++ b/src/ListenerTest.java") != std::string::npos);
+  CHECK(patch->diff.find("+    {\n") != std::string::npos);
+
+  // A nested class is found by its own name, with its own indentation.
+  auto nested = insert_at_class_start(text, "pkg.ListenerTest$Listener", "src/ListenerTest.java", "c", {"x();"});
+  REQUIRE(nested);
+  CHECK(nested->lines[8] == "        {");
+  CHECK(nested->lines[10] == "            x();");
+
+  auto missing = insert_at_class_start(text, "pkg.Other", "src/ListenerTest.java", "c", {"x();"});
+  REQUIRE_FALSE(missing);
+  CHECK(missing.error().code == util::Errc::not_found);
+  auto one_line = insert_at_class_start({"class Tiny { int x; }"}, "Tiny", "Tiny.java", "c", {"x();"});
+  REQUIRE_FALSE(one_line);
+  CHECK(one_line.error().code == util::Errc::unsupported);
+}
