@@ -60,8 +60,11 @@ json repair_fixes(const core::Verdict& v) {
   auto files = parse_unified_diff(patch->second);
   if (!files) return fixes;
   std::string text;
-  if (auto cleaner = d.find("cleaner"); cleaner != d.end() && !cleaner->second.empty())
-    text = "Insert " + cleaner->second + " at the start of the test";
+  if (auto cleaner = d.find("cleaner"); cleaner != d.end() && !cleaner->second.empty()) {
+    // Where the repair put it (patch_placement); older verdict files have none: the test's start.
+    auto where = d.find("patch_placement");
+    text = "Insert " + cleaner->second + " " + (where != d.end() && !where->second.empty() ? where->second : "at the start of the test");
+  }
   else
     text = "Apply the repair flakescan verified";
   if (auto field = d.find("polluted_field"); field != d.end() && !field->second.empty()) text += " (it resets " + field->second + ")";

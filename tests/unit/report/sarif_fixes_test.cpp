@@ -68,3 +68,24 @@ TEST_CASE("no patch, or one that does not parse: no fixes", "[report][sarif][rep
   r.entries.push_back(le);
   CHECK_FALSE(json::parse(render_sarif(r))["runs"][0]["results"][0].contains("fixes"));
 }
+
+TEST_CASE("a fix says where the repair put the statement", "[report][sarif][repair]") {
+  Report r;
+  LocatedEntry le;
+  le.entry.verdict.test = "a.BTest#c";
+  le.entry.verdict.verdict = core::VerdictKind::flaky;
+  le.entry.verdict.category = core::Category::order_dependent;
+  core::Finding f;
+  f.technique = "repair";
+  f.verdict = core::VerdictKind::flaky;
+  f.evidence.details["cleaner"] = "a.Factory.getInstance().reset();";
+  f.evidence.details["patch_placement"] = "in an instance initializer of its class (before field initializers and @Before)";
+  f.evidence.details["patch"] =
+      "--- a/BTest.java\n+++ b/BTest.java\n@@ -1,2 +1,5 @@\n class BTest {\n+    {\n+        a.Factory.getInstance().reset();\n+    }\n }\n";
+  le.entry.verdict.findings = {f};
+  r.entries.push_back(le);
+  const json result = json::parse(render_sarif(r))["runs"][0]["results"][0];
+  REQUIRE(result.contains("fixes"));
+  CHECK(result["fixes"][0]["description"]["text"] ==
+        "Insert a.Factory.getInstance().reset(); in an instance initializer of its class (before field initializers and @Before).");
+}
