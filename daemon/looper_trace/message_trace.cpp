@@ -94,14 +94,11 @@ std::string format_message_trace(const MessageTrace& trace) {
 
 util::Result<MessageTrace> parse_message_trace(std::string_view text) {
   MessageTrace trace;
-  int number_of_line = 0;
-  for (auto line : text::split(text, '\n')) {
-    ++number_of_line;
-    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-    if (line.empty() || line.front() == '#') continue;
-    auto f = text::split(line, '\t');
+  for (const auto& record : text::records(text)) {
+    const auto& f = record.fields;
+    if (f[0].starts_with('#')) continue;
     auto bad = [&](const std::string& why) {
-      return util::fail(util::Errc::malformed, "message trace line " + std::to_string(number_of_line) + ": " + why);
+      return util::fail(util::Errc::malformed, "message trace line " + std::to_string(record.line) + ": " + why);
     };
     if (f[0] == "test" && f.size() == 2) {
       trace.test = std::string(f[1]);

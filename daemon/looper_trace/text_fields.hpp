@@ -1,6 +1,6 @@
 #pragma once
 // What the two recorded-trace text formats (trace.hpp, message_trace.hpp) share to read
-// their tab-separated records: splitting and whole-field numbers.
+// their tab-separated records: splitting into records and whole-field numbers.
 #include <charconv>
 #include <optional>
 #include <string_view>
@@ -16,6 +16,24 @@ inline std::vector<std::string_view> split(std::string_view text, char sep) {
     out.push_back(text.substr(start, end == std::string_view::npos ? std::string_view::npos : end - start));
     if (end == std::string_view::npos) break;
     start = end + 1;
+  }
+  return out;
+}
+
+// One line of a text format: its 1-based number and its tab-separated fields.
+struct Record {
+  int line = 0;
+  std::vector<std::string_view> fields;
+};
+
+// The non-blank lines of `text` (a trailing '\r' dropped), each split at tabs.
+inline std::vector<Record> records(std::string_view text) {
+  std::vector<Record> out;
+  int number = 0;
+  for (auto line : split(text, '\n')) {
+    ++number;
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    if (!line.empty()) out.push_back({number, split(line, '\t')});
   }
   return out;
 }

@@ -39,14 +39,10 @@ std::string format_trace(const Trace& trace) {
 
 util::Result<Trace> parse_trace(std::string_view text) {
   Trace trace;
-  int number = 0;
-  for (auto line : text::split(text, '\n')) {
-    ++number;
-    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-    if (line.empty()) continue;
-    auto f = text::split(line, '\t');
+  for (const auto& record : text::records(text)) {
+    const auto& f = record.fields;
     auto bad = [&](const char* why) {
-      return util::fail(util::Errc::malformed, "trace line " + std::to_string(number) + ": " + why);
+      return util::fail(util::Errc::malformed, "trace line " + std::to_string(record.line) + ": " + why);
     };
     if (f[0] == "test" && f.size() == 2) {
       trace.test = std::string(f[1]);
