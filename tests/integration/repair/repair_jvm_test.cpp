@@ -12,6 +12,7 @@
 #include "backend/local_jvm/local_jvm_executor.hpp"
 #include "core/deciding.hpp"
 #include "integration/event_order/local_run_log.hpp"
+#include "order/techniques.hpp"
 #include "repair/repair.hpp"
 
 namespace fs = std::filesystem;
@@ -115,5 +116,42 @@ TEST_CASE("repair finds the polluted field, a verified cleaner patch, and says w
       for (const auto& f : core::findings_of(checked)) CHECK(f.not_deciding.empty());
     }
   }
+  fs::remove_all(c.work_dir);
+}
+
+TEST_CASE("repair of a NIO test: the field its first run leaves behind, and a patch verified in t, t", "[repair][nio]") {
+  backend::LocalJvmConfig c;
+  c.runner_jar = fs::path(FLAKESCAN_BINARY_DIR) / "lib" / "flakescan-runner.jar";
+  c.platform_jars = backend::default_platform_jars("/usr/share/java");
+  c.classpath = example_classpath();
+  c.work_dir = fs::temp_directory_path() / ("flakescan-repair-nio-it-" + std::to_string(::getpid()));
+  backend::LocalJvmExecutor executor(c);
+  test_support::LocalRunLog log(executor, 2);
+
+  // registersOnlyBob registers "bob" and expects exactly [bob]: its second run in one JVM fails.
+  const std::string victim = "example.repair.StaticCollectionVictimTest#registersOnlyBob";
+  core::TechniqueInput input;
+  input.tests = {victim};
+  input.classpath = executor.process_classpath();
+  input.project_dir = FLAKESCAN_SOURCE_DIR;
+  auto nio = order::detect_nio(input, log, order::NioMode::isolated_method);
+  REQUIRE(nio);
+  REQUIRE(nio->size() == 1);
+  REQUIRE(nio->front().category == core::Category::nio);
+  input.earlier = *nio;
+  auto verdicts = repair::repair_tests(input, log);
+  REQUIRE(verdicts);
+  const auto* v = repair_verdict(*verdicts, victim);
+  REQUIRE(v);
+  INFO(detail(*v, "repair"));
+  CHECK(v->category == core::Category::nio);
+  CHECK(v->evidence.reproducer == std::vector<std::string>{victim, victim});
+  CHECK(detail(*v, "polluted_field") == "example.repair.app.Registry.NAMES");
+  CHECK(detail(*v, "cleaner") == "example.repair.app.Registry.clearAll();");
+  REQUIRE_FALSE(detail(*v, "verified_by_run").empty());
+  const auto* run = log.find(std::stoll(detail(*v, "verified_by_run")));
+  REQUIRE(run);
+  CHECK(run->spec.tests == std::vector<std::string>{victim, victim});
+  CHECK(run->report.outcome_at(1) == core::Outcome::pass);
   fs::remove_all(c.work_dir);
 }
