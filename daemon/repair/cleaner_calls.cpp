@@ -193,8 +193,13 @@ std::vector<Call> candidate_calls(const PollutedField& field, const std::vector<
     add_method(r.class_name, r.method_name, r.method_descriptor, !is_static && getter.empty(), rank,
                r.writes_field() ? "writes the field" : "mutates the field's value", getter);
   }
-  // 2. The value's own mutators, and methods of a project class that write its fields.
-  for (const auto* cls : chain(internal_name(field.value_class), classes)) {
+  // 2. The value's own mutators, and methods of a project class that write its fields. A
+  // String or a boxed number has none, whatever its methods are called (`replace`).
+  static const std::set<std::string> immutable{"java.lang.String", "java.lang.Integer", "java.lang.Long", "java.lang.Short",
+                                                "java.lang.Byte", "java.lang.Character", "java.lang.Boolean", "java.lang.Double",
+                                                "java.lang.Float"};
+  const bool mutable_value = !immutable.contains(field.value_class);
+  for (const auto* cls : mutable_value ? chain(internal_name(field.value_class), classes) : std::vector<const classfile::ClassFile*>{}) {
     for (const auto& m : cls->methods) {
       if (m.is_static() || m.name == "<init>" || !m.code) continue;
       if (!(m.access_flags & classfile::access::public_)) continue;

@@ -44,8 +44,9 @@ std::string join(const std::vector<std::string>& items, const std::string& sep =
 // What repair works on: one test, the order it fails in and the one it passes in.
 struct Target {
   std::string test;
-  std::vector<std::string> failing, passing, polluters;
+  std::vector<std::string> failing, passing, polluters;  // polluters: or state-setters (brittle)
   core::Verdict from;  // the earlier verdict (its evidence is repeated in repair's finding)
+  bool brittle = false;  // fails alone, passes after state-setters: the state is in the passing order
 };
 
 std::optional<Target> target_of(const core::Verdict& v) {
@@ -56,6 +57,10 @@ std::optional<Target> target_of(const core::Verdict& v) {
     if (f.category == core::Category::order_dependent && e.role == "victim") {
       std::vector<std::string> polluters(e.reproducer.begin(), e.reproducer.end() - 1);
       return Target{v.test, e.reproducer, e.passing_order, polluters, v};
+    }
+    if (f.category == core::Category::order_dependent && e.role == "brittle" && e.passing_order.back() == v.test) {
+      std::vector<std::string> setters(e.passing_order.begin(), e.passing_order.end() - 1);
+      return Target{v.test, e.reproducer, e.passing_order, setters, v, true};
     }
     if (f.category == core::Category::nio)
       return Target{v.test, e.reproducer, e.passing_order, {v.test}, v};
@@ -119,6 +124,15 @@ class Repairer {
   static core::Outcome last_outcome(const core::RecordedRun& run) { return run.report.outcome_at(run.spec.tests.size() - 1); }
 
   util::Result<bool> restores_pass(const Target& t, const std::vector<std::string>& fields, bool survey);
+  // Brittle tests: the fields' values before the test in its passing order (primitives as they
+  // are, objects serialised), then set in its failing order right before it.
+  util::Result<void> read_passing_values(const Target& t, const std::vector<std::string>& fields);
+  util::Result<bool> sets_pass(const Target& t, const std::vector<std::string>& fields, bool survey);
+  struct PassingValue {
+    core::Value value;       // primitives and null
+    std::string serialized;  // objects: StateKeeper.serialize's text
+  };
+  std::map<std::string, PassingValue> passing_values_;
   util::Result<void> survey(core::Vm& vm, core::ThreadRef thread, const Target& t, const std::vector<std::string>& fields);
   std::optional<std::string> value_expression(core::Vm& vm, core::ThreadRef thread, const core::Value& v);
   struct Tried {
@@ -182,6 +196,7 @@ util::Result<void> Repairer::survey(core::Vm& vm, core::ThreadRef thread, const 
 }
 
 util::Result<bool> Repairer::restores_pass(const Target& t, const std::vector<std::string>& fields, bool with_survey) {
+  if (t.brittle) return sets_pass(t, fields, with_survey);
   // Values are kept at the first entry and restored before the last: two stops (NIO: t, t).
   if (t.failing.size() == 1) return util::fail(Errc::invalid_argument, "a failing order of one test has nothing to restore");
   auto kept = std::make_shared<std::map<std::string, core::Value>>();
@@ -213,6 +228,59 @@ util::Result<bool> Repairer::restores_pass(const Target& t, const std::vector<st
   if (!run) return std::unexpected(run.error());
   auto o = last_outcome(*run);
   if (!core::is_observation(o)) return util::fail(Errc::process, "the run with restored fields did not reach " + t.test);
+  return o == core::Outcome::pass;
+}
+
+util::Result<void> Repairer::read_passing_values(const Target& t, const std::vector<std::string>& fields) {
+  passing_values_.clear();
+  auto run = debugged(t.passing, "repair: read the values of " + std::to_string(fields.size()) + " field(s) before " + t.test +
+                                     " in its passing order",
+                      false, {{t.passing.size() - 1, [&](core::Vm& vm, core::ThreadRef thread) -> util::Result<void> {
+                                 for (const auto& f : fields) {
+                                   auto [owner, name] = split_field(f);
+                                   auto value = static_value(vm, owner, name);
+                                   if (!value) continue;
+                                   if (!value->is_reference() || !value->object) {
+                                     passing_values_[f] = PassingValue{*value, {}};
+                                     continue;
+                                   }
+                                   auto text = serialize_value(vm, thread, *value);
+                                   if (!text) return std::unexpected(text.error());
+                                   if (*text) passing_values_[f] = PassingValue{{}, **text};
+                                 }
+                                 return {};
+                               }}});
+  if (!run) return std::unexpected(run.error());
+  if (last_outcome(*run) != core::Outcome::pass)
+    return util::fail(Errc::process, "the passing order failed while its values were read (run " + std::to_string(run->id) + ")");
+  return {};
+}
+
+util::Result<bool> Repairer::sets_pass(const Target& t, const std::vector<std::string>& fields, bool with_survey) {
+  auto stop = [this, &t, fields, with_survey](core::Vm& vm, core::ThreadRef thread) -> util::Result<void> {
+    for (const auto& f : fields) {
+      auto it = passing_values_.find(f);
+      if (it == passing_values_.end()) continue;
+      auto [owner, name] = split_field(f);
+      (void)load_class(vm, thread, owner);
+      core::Value value = it->second.value;
+      if (!it->second.serialized.empty()) {
+        auto rebuilt = deserialize_value(vm, thread, it->second.serialized);
+        if (!rebuilt) continue;
+        value = *rebuilt;
+      }
+      (void)vm.set_static_field(owner, name, value, call());
+    }
+    // The survey after the values are set: the value's class is the one the passing order has.
+    if (with_survey) return survey(vm, thread, t, fields);
+    return {};
+  };
+  auto run = debugged(t.failing, "repair: " + t.test + " in its failing order with " + std::to_string(fields.size()) +
+                                     " field(s) set as in its passing order: " + join(fields),
+                      true, {{t.failing.size() - 1, stop}});
+  if (!run) return std::unexpected(run.error());
+  auto o = last_outcome(*run);
+  if (!core::is_observation(o)) return util::fail(Errc::process, "the run with set fields did not reach " + t.test);
   return o == core::Outcome::pass;
 }
 
@@ -264,6 +332,9 @@ util::Result<Repairer::Tried> Repairer::try_cleaner(const Target& t, const Pollu
                      }});
   stops.push_back({t.failing.size() - 1, [this, &t, field, c, original, tried](core::Vm& vm, core::ThreadRef thread) -> util::Result<void> {
                      tried->receiver = field_expression(field, cache_.classes, package_of(class_of_test(t.test)));
+                     // Before the first test of an order (a brittle test alone) nothing may have loaded them yet.
+                     (void)load_class(vm, thread, field.owner);
+                     if (c.owner != field.owner) (void)load_class(vm, thread, c.owner);
                      std::vector<core::Value> args;
                      for (const auto& a : c.args) {
                        switch (a.kind) {
@@ -345,8 +416,9 @@ std::string Repairer::offer_patch(const Target& t, const PollutedField& field, c
     if (!ec && !rel.empty() && !rel.string().starts_with("..")) relative = rel.generic_string();
   }
   const auto& lines = locator.lines_of(*file);
-  const std::string comment = "flakescan repair: " + field.owner + "." + field.name + " is left changed by " +
-                              join(t.polluters) + "; reset it first";
+  const std::string comment = "flakescan repair: " + field.owner + "." + field.name +
+                              (t.brittle ? " is set up only by " + join(t.polluters) + "; set it here"
+                                         : " is left changed by " + join(t.polluters) + "; reset it first");
   // Where the statement goes, first that verifies: the start of the test method; else an
   // instance initializer, for a test whose class reads the state while its instance is built.
   std::vector<std::pair<std::string, util::Result<MethodPatch>>> placements;
@@ -437,6 +509,7 @@ core::Verdict Repairer::repair(const Target& t) {
     }
   }
   auto& d = v.evidence.details;
+  const std::string field_words = t.brittle ? "the field its state-setter sets is " : "the polluted field is ";
   const auto started = std::chrono::steady_clock::now();
   auto finish = [&](std::string sentence) {
     d["repair"] = sentence;
@@ -445,47 +518,58 @@ core::Verdict Repairer::repair(const Target& t) {
     v.evidence.reason = "repair: " + sentence;
     return v;
   };
-  const std::size_t last = t.failing.size() - 1;
   CaptureOptions capture_options;
-  // 1. The state before the test in the failing order, then in the passing order.
-  auto failing_capture = std::make_shared<Capture>();
-  auto f = debugged(t.failing, "repair: capture the static state before " + t.test + " in its failing order", false,
-                    {{last, [&](core::Vm& vm, core::ThreadRef thread) -> util::Result<void> {
-                        auto c = capture_state(vm, thread, capture_options);
-                        if (!c) return std::unexpected(c.error());
-                        *failing_capture = std::move(*c);
-                        return {};
-                      }}});
-  if (!f) return finish("the failing order could not be captured: " + f.error().message);
-  if (last_outcome(*f) == core::Outcome::pass)
-    return finish("the failing order passed in repair's capture run " + std::to_string(f->id) + ": nothing to repair");
-  auto passing_capture = std::make_shared<Capture>();
-  auto p = debugged(t.passing, "repair: capture the static state before " + t.test + " in its passing order", false,
-                    {{t.passing.size() - 1, [&](core::Vm& vm, core::ThreadRef thread) -> util::Result<void> {
-                        auto c = capture_state(vm, thread, capture_options, &failing_capture->classes);
-                        if (!c) return std::unexpected(c.error());
-                        *passing_capture = std::move(*c);
-                        return {};
-                      }}});
-  if (!p) return finish("the passing order could not be captured: " + p.error().message);
-  if (last_outcome(*p) != core::Outcome::pass)
-    return finish("the passing order failed in repair's capture run " + std::to_string(p->id) + ": nothing to repair");
-  auto diffs = diff_fields(failing_capture->fields, passing_capture->fields);
+  // 1. The state before the test in both orders. The order that holds the state (the failing
+  // one for victims and NIO tests, the passing one for brittle tests) is captured whole; the
+  // other one first initialises the classes that capture saw, so both have every field.
+  auto capture_in = [&](bool in_failing, const std::vector<std::string>* only, Capture& into) -> util::Result<core::RecordedRun> {
+    const auto& order = in_failing ? t.failing : t.passing;
+    return debugged(order, std::string("repair: capture the static state before ") + t.test + " in its " +
+                               (in_failing ? "failing" : "passing") + " order",
+                    false, {{order.size() - 1, [&](core::Vm& vm, core::ThreadRef thread) -> util::Result<void> {
+                               auto c = capture_state(vm, thread, capture_options, only);
+                               if (!c) return std::unexpected(c.error());
+                               into = std::move(*c);
+                               return {};
+                             }}});
+  };
+  auto outcome_contradicts = [&](const core::RecordedRun& run, bool in_failing) -> std::optional<std::string> {
+    const bool passed = last_outcome(run) == core::Outcome::pass;
+    if (in_failing && passed) return "the failing order passed in repair's capture run " + std::to_string(run.id) + ": nothing to repair";
+    if (!in_failing && !passed) return "the passing order failed in repair's capture run " + std::to_string(run.id) + ": nothing to repair";
+    return std::nullopt;
+  };
+  Capture failing_capture, passing_capture;
+  const bool state_in_failing = !t.brittle;
+  Capture& whole = state_in_failing ? failing_capture : passing_capture;
+  Capture& other = state_in_failing ? passing_capture : failing_capture;
+  auto first = capture_in(state_in_failing, nullptr, whole);
+  if (!first) return finish("the " + std::string(state_in_failing ? "failing" : "passing") + " order could not be captured: " + first.error().message);
+  if (auto why = outcome_contradicts(*first, state_in_failing)) return finish(*why);
+  auto second = capture_in(!state_in_failing, &whole.classes, other);
+  if (!second) return finish("the " + std::string(state_in_failing ? "passing" : "failing") + " order could not be captured: " + second.error().message);
+  if (auto why = outcome_contradicts(*second, !state_in_failing)) return finish(*why);
+  auto diffs = diff_fields(failing_capture.fields, passing_capture.fields);
   std::vector<std::string> fields;
   std::string diff_text;
   for (const auto& x : diffs) {
-    if (x.failing.empty()) continue;  // only in the passing state: nothing to restore
+    if ((state_in_failing ? x.failing : x.passing).empty()) continue;  // absent where the state is: nothing to set
     fields.push_back(x.field);
-    if (diff_text.size() < 4000) diff_text += x.field + ": failing " + x.failing + " | passing " + (x.passing.empty() ? "(absent)" : x.passing) + "\n";
+    if (diff_text.size() < 4000)
+      diff_text += x.field + ": failing " + (x.failing.empty() ? "(absent)" : x.failing) + " | passing " +
+                   (x.passing.empty() ? "(absent)" : x.passing) + "\n";
   }
-  d["fields_compared"] = std::to_string(failing_capture->fields.size());
+  d["fields_compared"] = std::to_string(whole.fields.size());
   d["fields_differing"] = std::to_string(fields.size());
   if (!diff_text.empty()) d["polluted_fields_diff"] = diff_text;
   if (fields.empty())
     return finish("no static field differs before " + t.test + " between its failing and passing order (" +
-                  std::to_string(failing_capture->fields.size()) +
+                  std::to_string(whole.fields.size()) +
                   " compared): the pollution is outside the static state (files, services, other processes)");
-  // 2. Which fields, restored, make it pass.
+  // 2. Which fields, restored (victims, NIO: to their value before the first test; brittle
+  // tests: to their value in the passing order), make it pass.
+  if (t.brittle)
+    if (auto r = read_passing_values(t, fields); !r) return finish("the passing values could not be read: " + r.error().message);
   auto all = restores_pass(t, fields, /*survey=*/true);
   if (!all) return finish("restoring the differing fields failed: " + all.error().message);
   if (!*all)
@@ -514,9 +598,11 @@ core::Verdict Repairer::repair(const Target& t) {
   if (!resets) return finish("reading the reset methods failed: " + resets.error().message);
   auto calls = candidate_calls(field, *resets, cache_.classes, literals_, static_cast<std::size_t>(options_.max_cleaner_runs));
   if (calls.empty())
-    return finish("the polluted field is " + polluted.front() + "; no method on the classpath resets it, so there is no patch");
+    return finish(field_words + polluted.front() + "; no method on the classpath resets it, so there is no patch");
   std::vector<std::string> tried_calls;
   for (const auto& c : calls) {
+    const bool uses_original = std::any_of(c.args.begin(), c.args.end(), [](const Arg& a) { return a.kind == Arg::Kind::original; });
+    if (t.brittle && uses_original) continue;  // the value before the first test is the failing one
     auto tried = try_cleaner(t, field, c);
     tried_calls.push_back(describe(c) + (tried && !tried->exception.empty() ? " (" + tried->exception + ")" : ""));
     if (!tried) continue;
@@ -525,17 +611,18 @@ core::Verdict Repairer::repair(const Target& t) {
     d["cleaner_call"] = describe(c);
     d["cleaner_run"] = std::to_string(tried->run);
     if (!statement)
-      return finish("the polluted field is " + polluted.front() + "; calling " + describe(c) +
+      return finish(field_words + polluted.front() + "; calling " + describe(c) +
                     " first makes the test pass, but it has no Java source form here (the field or an argument cannot be named)");
     d["cleaner"] = *statement;
     // 4. The patch, compiled and verified.
     auto why_not = offer_patch(t, field, *statement, d);
-    if (!why_not.empty()) return finish("the polluted field is " + polluted.front() + "; cleaner " + *statement + " (it made the test pass when called through the debugger); " + why_not);
-    return finish("the polluted field is " + polluted.front() + "; " + *statement + " " + d["patch_placement"] +
+    if (!why_not.empty()) return finish(field_words + polluted.front() + "; cleaner " + *statement + " (it made the test pass when called through the debugger); " + why_not);
+    return finish(field_words + polluted.front() + "; " + *statement + " " + d["patch_placement"] +
                   " makes it pass in its failing order (patch verified in run " + d["verified_by_run"] + ")");
   }
   d["cleaners_tried"] = join(tried_calls, "; ");
-  return finish("the polluted field is " + polluted.front() + "; no reset method on the classpath makes the test pass (tried " +
+  return finish(field_words + polluted.front() + (t.brittle ? "; no method on the classpath that writes it" : "; no reset method on the classpath") +
+                " makes the test pass (tried " +
                 std::to_string(tried_calls.size()) + ": " + join(tried_calls, "; ") + "), so there is no patch");
 }
 

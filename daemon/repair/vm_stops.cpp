@@ -92,6 +92,24 @@ util::Result<core::Value> keep_copy(core::Vm& vm, core::ThreadRef thread, const 
   return r->result;
 }
 
+util::Result<std::optional<std::string>> serialize_value(core::Vm& vm, core::ThreadRef thread, const core::Value& value) {
+  auto r = vm.invoke_static(keeper, "serialize", "(Ljava/lang/Object;)Ljava/lang/String;", {value}, thread, call());
+  if (!r) return std::unexpected(r.error());
+  if (r->exception || !r->result.object) return std::optional<std::string>();
+  auto text = vm.string_value(r->result.object, call());
+  if (!text) return std::unexpected(text.error());
+  return std::optional(*text);
+}
+
+util::Result<core::Value> deserialize_value(core::Vm& vm, core::ThreadRef thread, const std::string& text) {
+  auto s = vm.new_string(text, call());
+  if (!s) return std::unexpected(s.error());
+  auto r = vm.invoke_static(keeper, "deserialize", "(Ljava/lang/String;)Ljava/lang/Object;", {*s}, thread, call());
+  if (!r) return std::unexpected(r.error());
+  if (r->exception) return util::fail(Errc::process, "the value could not be rebuilt in the test JVM");
+  return r->result;
+}
+
 util::Result<std::vector<std::uint8_t>> class_bytes(core::Vm& vm, core::ThreadRef thread, const std::string& class_name) {
   auto name = vm.new_string(class_name, call());
   if (!name) return std::unexpected(name.error());

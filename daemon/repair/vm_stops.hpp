@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -35,6 +36,11 @@ util::Result<core::Value> static_value(core::Vm& vm, const std::string& owner, c
 util::Result<void> load_class(core::Vm& vm, core::ThreadRef thread, const std::string& class_name);
 // A deep copy of `value`, kept alive in the VM.
 util::Result<core::Value> keep_copy(core::Vm& vm, core::ThreadRef thread, const core::Value& value);
+// A value as Base64 text of its Java serialisation (StateKeeper.serialize), to be rebuilt in
+// another JVM; nullopt when it cannot be serialised. `value` must be a non-null reference.
+util::Result<std::optional<std::string>> serialize_value(core::Vm& vm, core::ThreadRef thread, const core::Value& value);
+// The value serialize_value wrote, rebuilt in this JVM and kept alive there.
+util::Result<core::Value> deserialize_value(core::Vm& vm, core::ThreadRef thread, const std::string& text);
 // A class file's bytes as the JVM's loaders see it (jars, the JDK); empty when none.
 util::Result<std::vector<std::uint8_t>> class_bytes(core::Vm& vm, core::ThreadRef thread, const std::string& class_name);
 

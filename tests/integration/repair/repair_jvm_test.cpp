@@ -51,10 +51,12 @@ TEST_CASE("repair finds the polluted field, a verified cleaner patch, and says w
   const std::string collection = "example.repair.StaticCollectionVictimTest#registersOnlyBob";
   const std::string property = "example.repair.SystemPropertyVictimTest#usesStandardMode";
   const std::string counter = "example.repair.TicketCounterVictimTest#getsTicketOne";
+  const std::string brittle = "example.repair.RegionBrittleTest#pricesInEuros";
   core::TechniqueInput input;
   input.tests = {"example.repair.StaticCollectionPolluterTest#registersAlice", collection,
                  "example.repair.SystemPropertyPolluterTest#switchesToBeta", property,
-                 "example.repair.TicketCounterPolluterTest#takesATicket", counter};
+                 "example.repair.TicketCounterPolluterTest#takesATicket", counter,
+                 "example.repair.RegionStateSetterTest#selectsEurope", brittle};
   input.classpath = executor.process_classpath();
   input.project_dir = FLAKESCAN_SOURCE_DIR;
   input.source_roots = {std::string(FLAKESCAN_SOURCE_DIR) + "/examples/jvm-repair/src/test/java"};
@@ -105,6 +107,19 @@ TEST_CASE("repair finds the polluted field, a verified cleaner patch, and says w
     CHECK(detail(*v, "polluted_field") == "example.repair.app.TicketCounter.issued");
     CHECK(detail(*v, "patch").empty());
     CHECK(detail(*v, "repair").find("no reset method") != std::string::npos);
+  }
+  {  // a brittle test: the field its state-setter sets, set here with the setter's literal
+    const auto* v = repair_verdict(*verdicts, brittle);
+    REQUIRE(v);
+    INFO(detail(*v, "repair"));
+    CHECK(v->evidence.role == "brittle");
+    CHECK(detail(*v, "polluted_field") == "example.repair.app.Region.current");
+    CHECK(detail(*v, "cleaner") == "example.repair.app.Region.select(\"eu\");");
+    REQUIRE_FALSE(detail(*v, "verified_by_run").empty());
+    const auto* run = log.find(std::stoll(detail(*v, "verified_by_run")));
+    REQUIRE(run);
+    CHECK(run->spec.tests == std::vector<std::string>{brittle});  // it passes alone with the patch
+    CHECK(run->report.outcome_at(0) == core::Outcome::pass);
   }
   {  // runs that changed the program are never taken as evidence about the order
     int interventions = 0;

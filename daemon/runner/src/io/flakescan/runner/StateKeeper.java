@@ -24,7 +24,9 @@ import java.util.Map;
  *   <li>{@link #copy}: a deep copy of a value, kept alive here, to be written back into a
  *       static field later in the same JVM (the field's value before the polluter ran);</li>
  *   <li>{@link #classBytes}: a class file's bytes as the JVM's class loaders see it (classes
- *       in jars and the JDK's own), for the daemon's class-file parser.</li>
+ *       in jars and the JDK's own), for the daemon's class-file parser;</li>
+ *   <li>{@link #serialize} and {@link #deserialize}: a value carried from one JVM to another
+ *       as Base64 text (Java serialisation), for a state that only another order sets up.</li>
  * </ul>
  */
 public final class StateKeeper {
@@ -69,6 +71,35 @@ public final class StateKeeper {
             KEPT.add(copied);
         }
         return copied;
+    }
+
+    /** Base64 of the value's Java serialisation; null when it cannot be serialised. */
+    public static String serialize(Object value) {
+        try {
+            ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+            try (ObjectOutputStream out = new ObjectOutputStream(bytes)) {
+                out.writeObject(value);
+            }
+            String text = java.util.Base64.getEncoder().encodeToString(bytes.toByteArray());
+            synchronized (KEPT) {
+                KEPT.add(text);  // not collected before the daemon has read it
+            }
+            return text;
+        } catch (Exception e) {
+            return null;
+        }
+    }
+
+    /** The value {@link #serialize} wrote, kept alive here; throws when it cannot be read. */
+    public static Object deserialize(String base64) throws Exception {
+        byte[] bytes = java.util.Base64.getDecoder().decode(base64);
+        try (ObjectInputStream in = new ObjectInputStream(new ByteArrayInputStream(bytes))) {
+            Object value = in.readObject();
+            synchronized (KEPT) {
+                KEPT.add(value);
+            }
+            return value;
+        }
     }
 
     private static Object deepCopy(Object value, Map<Object, Object> done) {
