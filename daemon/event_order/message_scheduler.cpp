@@ -27,29 +27,19 @@ struct Held {
 };
 
 // Keys of the messages dispatched so far (dispatch began).
-// The messages whose handling has ended: a later message of the same looper thread began. The
-// last one dispatched on each thread may still be running, so a message placed after it waits
-// for the next dispatch (or for the run to be quiet): "M after A" means M reaches the queue
-// after A was handled, not while A runs (a message handled while A looks at the queue, as an
-// idle check does, would otherwise be seen by A).
-std::set<std::string> handled_keys(const looper_trace::MessageTrace& trace) {
-  std::map<int, std::vector<const looper_trace::Message*>> by_thread;
-  for (const auto& m : trace.messages)
-    if (m.dispatched_at_ms) by_thread[m.handler].push_back(&m);
+std::set<std::string> dispatched_keys(const looper_trace::MessageTrace& trace) {
   std::set<std::string> out;
-  for (auto& [thread, ms] : by_thread) {
-    std::stable_sort(ms.begin(), ms.end(), [](const auto* a, const auto* b) { return *a->dispatched_at_ms < *b->dispatched_at_ms; });
-    for (size_t i = 0; i + 1 < ms.size(); ++i) out.insert(ms[i]->identity.key());
-  }
+  for (const auto& m : trace.messages)
+    if (m.dispatched_at_ms) out.insert(m.identity.key());
   return out;
 }
 
-// What `key` still waits for: the keys it must follow that were not handled yet.
+// What `key` still waits for: the keys it must follow that were not dispatched yet.
 std::vector<std::string> waiting_for(const std::vector<Placement>& placements, const std::string& key,
-                                     const std::set<std::string>& handled) {
+                                     const std::set<std::string>& dispatched) {
   std::vector<std::string> out;
   for (const auto& p : placements)
-    if (p.message == key && !handled.contains(p.after)) out.push_back(p.after);
+    if (p.message == key && !dispatched.contains(p.after)) out.push_back(p.after);
   return out;
 }
 
@@ -84,20 +74,15 @@ util::Result<void> run_message_schedule(core::Vm& vm, const std::string& test, c
   auto last_event = Clock::now();
 
   auto release_ready = [&](bool everyone) -> util::Result<void> {
-    auto handled = handled_keys(recorder.trace());
-    std::set<std::string> dispatched;
-    for (const auto& m : recorder.trace().messages)
-      if (m.dispatched_at_ms) dispatched.insert(m.identity.key());
+    auto dispatched = dispatched_keys(recorder.trace());
     for (auto it = held.begin(); it != held.end();) {
       const auto now = Clock::now();
       bool timed_out = now - std::max(it->since, last_event) >= options.wait || now - it->since >= options.longest_hold;
-      if (!everyone && !timed_out && !waiting_for(placements, it->key, handled).empty()) {
+      if (!everyone && !timed_out && !waiting_for(placements, it->key, dispatched).empty()) {
         ++it;
         continue;
       }
-      // Quiet after its anchor began (the anchor was the last message handled) is the normal end
-      // of a hold; only an anchor that never came is worth a note.
-      if (timed_out && !waiting_for(placements, it->key, dispatched).empty())
+      if (timed_out)
         out.note += it->key + " was released after " +
                     std::to_string(std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - it->since).count()) +
                     " ms without the message it waited for; ";
@@ -154,7 +139,7 @@ util::Result<void> run_message_schedule(core::Vm& vm, const std::string& test, c
         if (!*index) break;
         const auto& m = recorder.trace().messages[**index];
         auto key = m.identity.key();
-        auto waits = waiting_for(placements, key, handled_keys(recorder.trace()));
+        auto waits = waiting_for(placements, key, dispatched_keys(recorder.trace()));
         if (waits.empty()) break;
         if (ev->thread == session.main_thread()) {
           out.note += key + " is posted by the main thread, which is never held; ";
