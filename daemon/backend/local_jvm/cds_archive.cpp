@@ -11,17 +11,15 @@ namespace flakescan::backend {
 namespace fs = std::filesystem;
 
 CdsArchive::CdsArchive(fs::path dir, const std::string& java, const std::vector<std::string>& jvm_args,
-                       const std::vector<std::string>& classpath)
-    : dir_(std::move(dir)) {
+                       const std::vector<std::string>& jars, Maker make)
+    : dir_(std::move(dir)), make_(std::move(make)) {
   if (dir_.empty()) return;
   std::ostringstream key;
   key << java << '\n';
   for (const auto& a : jvm_args) key << a << '\n';
-  for (const auto& entry : classpath) {
+  for (const auto& entry : jars) {
     key << entry;
     std::error_code ec;
-    if (not_dumpable_.empty() && fs::is_directory(entry, ec) && !fs::is_empty(entry, ec))
-      not_dumpable_ = "the classpath holds the class directory " + entry + " (HotSpot archives only jars)";
     if (fs::is_regular_file(entry, ec)) {
       auto size = fs::file_size(entry, ec);
       auto mtime = fs::last_write_time(entry, ec).time_since_epoch().count();
@@ -34,39 +32,26 @@ CdsArchive::CdsArchive(fs::path dir, const std::string& java, const std::vector<
   archive_ = dir_ / name.str();
 }
 
-CdsArchive::Use CdsArchive::for_run(bool debugged) {
+CdsArchive::Use CdsArchive::for_run() {
   Use use;
-  if (dir_.empty() || !not_dumpable_.empty()) return use;
+  if (dir_.empty()) return use;
   std::error_code ec;
-  if (fs::is_regular_file(archive_, ec)) {
-    use.jvm_args = {"-XX:SharedArchiveFile=" + archive_.string()};
-    return use;
-  }
-  if (debugged) return use;
   std::lock_guard lock(mutex_);
-  if (dumping_ || failed_dumps_ >= 2) return use;
-  fs::create_directories(dir_, ec);
-  if (ec) return use;
-  dumping_ = true;
-  use.dumping = archive_.string() + "." + std::to_string(::getpid()) + "-" + std::to_string(++dumps_) + ".tmp";
-  use.jvm_args = {"-XX:ArchiveClassesAtExit=" + use.dumping.string()};
+  if (!fs::is_regular_file(archive_, ec) && failed_ < 2 && make_) {
+    fs::create_directories(dir_, ec);
+    fs::path dump = archive_.string() + "." + std::to_string(::getpid()) + "-" + std::to_string(++attempts_) + ".tmp";
+    bool made = make_(dump) && fs::is_regular_file(dump, ec) && fs::file_size(dump, ec) > 0;
+    if (made) fs::rename(dump, archive_, ec);
+    if (!made || ec) {
+      fs::remove(dump, ec);
+      ++failed_;
+      util::logger("backend")->info("no runner class data archive from the warm-up JVM ({} of 2 attempts)", failed_);
+    } else {
+      util::logger("backend")->info("runner class data archive written: {}", archive_.string());
+    }
+  }
+  if (fs::is_regular_file(archive_, ec)) use.jvm_args = {"-XX:SharedArchiveFile=" + archive_.string()};
   return use;
-}
-
-void CdsArchive::finished(const Use& use, bool exited) {
-  if (use.dumping.empty()) return;
-  std::error_code ec;
-  bool made = exited && fs::is_regular_file(use.dumping, ec) && fs::file_size(use.dumping, ec) > 0;
-  if (made) fs::rename(use.dumping, archive_, ec);
-  if (!made || ec) fs::remove(use.dumping, ec);
-  std::lock_guard lock(mutex_);
-  dumping_ = false;
-  if (made && !ec) {
-    util::logger("backend")->info("runner class data archive written: {}", archive_.string());
-  } else {
-    ++failed_dumps_;
-    util::logger("backend")->info("no runner class data archive from that run ({} of 2 attempts)", failed_dumps_);
-  }
 }
 
 }  // namespace flakescan::backend

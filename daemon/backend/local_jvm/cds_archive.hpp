@@ -1,26 +1,27 @@
 #pragma once
 // Class data sharing for the runner's JVMs. Starting the JUnit Platform (launcher, Jupiter and
 // Vintage engines) is most of what a run costs on top of the test itself; a dynamic CDS
-// archive of those classes (JDK 13+: -XX:ArchiveClassesAtExit / -XX:SharedArchiveFile) cuts
-// a runner JVM's start by about a third (docs/benchmarks.md, rerun_overhead).
+// archive of those classes (JDK 13+: -XX:ArchiveClassesAtExit / -XX:SharedArchiveFile) halves
+// a runner JVM's start (docs/benchmarks.md, rerun_overhead).
 //
-// Policy: one archive per (java, JVM options, classpath with each jar's size and mtime),
-// kept in a folder shared by the daemon's scans. The first run without an archive dumps one
-// at its exit into a temporary file, published by rename only when that JVM exited by itself;
-// runs started meanwhile go without. Class loading from the archive does not change what
-// the tests see (static initialisers still run); a stale or unusable archive is ignored by
-// the JVM (-Xshare:auto), and a dump that fails anyway is given up after two attempts.
+// Policy: one archive per (java, JVM options, the jars it is made over, each with its size
+// and mtime), kept in a folder shared by the daemon's scans. The archive is made by a warm-up
+// JVM of its own (`make`, given a temporary path to dump to: the runner's `warmup` mode with
+// only those jars on its classpath) and published by rename when that JVM succeeded. A runner
+// JVM that uses it must have a classpath that starts with exactly those jars; class
+// directories may follow. That is why the dump is not made by a test run: HotSpot refuses to
+// dump with a non-empty directory on the classpath ("Cannot have non-empty directory in
+// paths", exit 1 after the tests ran), as every Gradle or Maven project has, but maps an
+// archive for a classpath whose directories come after the archived jars; and a JVM under
+// the JDWP agent cannot dump at all.
 //
-// Two kinds of JVM must never dump, because HotSpot ends them with status 1 (so their runs
-// would be lost as infrastructure failures):
-// - a classpath holding a non-empty directory, as every Gradle or Maven project has
-//   (build/classes/java/test): "Cannot have non-empty directory in paths", at exit, after
-//   the tests ran. Such a classpath gets no dynamic archive at all (the JDK's own base
-//   archive still applies), since the runtime classpath must match the dumped one;
-// - a JVM started with the JDWP agent: "CDS dumping does not support native JVMTI agent".
-//   A debugged run uses an archive that exists but never writes one.
-// Thread-safe.
+// The first caller that finds no archive makes it while later callers wait (about a second,
+// once per jar set); a warm-up that fails is given up after two attempts, and runs go on
+// without an archive. Class loading from the archive does not change what the tests see
+// (static initialisers still run); a stale or unusable archive is ignored by the JVM
+// (-Xshare:auto). Thread-safe.
 #include <filesystem>
+#include <functional>
 #include <mutex>
 #include <string>
 #include <vector>
@@ -29,30 +30,28 @@ namespace flakescan::backend {
 
 class CdsArchive {
  public:
+  // Runs the warm-up JVM that dumps the archive to `dump_to`; true when it succeeded.
+  using Maker = std::function<bool(const std::filesystem::path& dump_to)>;
+
   // dir empty: disabled (every run gets no extra options).
   CdsArchive(std::filesystem::path dir, const std::string& java, const std::vector<std::string>& jvm_args,
-             const std::vector<std::string>& classpath);
+             const std::vector<std::string>& jars, Maker make);
 
   struct Use {
     std::vector<std::string> jvm_args;  // to put before -cp
-    std::filesystem::path dumping;      // not empty: this run dumps the archive here
   };
-  // `debugged`: the JVM gets the JDWP agent (it may use an archive, never dump one).
-  Use for_run(bool debugged = false);
-  // After the run's JVM ended; `exited`: it exited by itself (not killed).
-  void finished(const Use& use, bool exited);
+  // The options of a runner JVM whose classpath starts with the jars; makes the archive first
+  // when there is none yet.
+  Use for_run();
 
   const std::filesystem::path& path() const { return archive_; }
-  // Empty when an archive can be dumped for this classpath; else why not (for the log).
-  const std::string& not_dumpable() const { return not_dumpable_; }
 
  private:
   std::filesystem::path dir_, archive_;
-  std::string not_dumpable_;
+  Maker make_;
   std::mutex mutex_;
-  bool dumping_ = false;
-  int failed_dumps_ = 0;
-  long dumps_ = 0;
+  int failed_ = 0;
+  long attempts_ = 0;
 };
 
 }  // namespace flakescan::backend

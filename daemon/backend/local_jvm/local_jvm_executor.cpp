@@ -66,43 +66,63 @@ std::vector<std::string> missing_classpath_entries(const std::vector<std::string
 
 LocalJvmExecutor::LocalJvmExecutor(LocalJvmConfig config) : config_(std::move(config)) {
   if (config_.parallelism < 1) config_.parallelism = 1;
-  std::vector<std::string> cp = config_.classpath;
-  cp.push_back(config_.runner_jar.string());
-  cp.insert(cp.end(), config_.platform_jars.begin(), config_.platform_jars.end());
-  cds_ = std::make_unique<CdsArchive>(config_.cds_dir, config_.java, config_.jvm_args, cp);
-  if (!config_.cds_dir.empty() && !cds_->not_dumpable().empty())
-    util::logger("backend")->info("no class data archive for runner JVMs: {}", cds_->not_dumpable());
+  for (const auto& entry : config_.classpath) {
+    std::error_code ec;
+    (fs::is_directory(entry, ec) ? dirs_ : jars_).push_back(entry);
+  }
+  dirs_last_ = dirs_.empty();
+  std::vector<std::string> archived = jars_;
+  archived.push_back(config_.runner_jar.string());
+  archived.insert(archived.end(), config_.platform_jars.begin(), config_.platform_jars.end());
+  cds_ = std::make_unique<CdsArchive>(config_.cds_dir, config_.java, config_.jvm_args, archived,
+                                      [this, archived](const fs::path& dump_to) { return warm_up(archived, dump_to); });
 }
 
-std::vector<std::string> LocalJvmExecutor::launch_command(const std::string& mode, const fs::path& tests_file,
-                                                          const fs::path& results_file, const CdsArchive::Use& cds,
-                                                          const std::vector<std::string>& prepend) const {
-  auto argv = command(mode, tests_file, results_file, prepend);
-  argv.insert(argv.begin() + 1, cds.jvm_args.begin(), cds.jvm_args.end());
-  return argv;
+bool LocalJvmExecutor::warm_up(const std::vector<std::string>& jars, const fs::path& dump_to) const {
+  std::error_code ec;
+  fs::create_directories(config_.work_dir, ec);
+  const fs::path base = config_.work_dir / "warmup";
+  std::vector<std::string> argv{config_.java};
+  argv.insert(argv.end(), config_.jvm_args.begin(), config_.jvm_args.end());
+  argv.insert(argv.end(), {"-XX:ArchiveClassesAtExit=" + dump_to.string(), "-cp", join(jars, ':'), "io.flakescan.runner.Main",
+                           "warmup", "--results", base.string() + ".results"});
+  auto child = util::Child::spawn({.argv = argv, .working_dir = config_.test_dir.string(), .stdout_path = base.string() + ".log"});
+  if (!child) return false;
+  auto status = child->wait(std::chrono::steady_clock::now() + std::chrono::seconds(60));
+  return status && status->success();
+}
+
+std::vector<std::string> LocalJvmExecutor::process_classpath(const std::vector<std::string>& prepend) const {
+  // The project's classpath comes first so that its own JUnit versions win; the runner and
+  // Debian's platform jars fill in what it lacks. Its class directories go last once the
+  // discovery JVM found that no file of theirs is also in a jar (so every lookup finds what
+  // it found before), because a class data archive covers only the jars a classpath starts with.
+  std::vector<std::string> cp = prepend;
+  const bool dirs_last = dirs_last_;
+  const auto& project = dirs_last ? jars_ : config_.classpath;
+  cp.insert(cp.end(), project.begin(), project.end());
+  cp.push_back(config_.runner_jar.string());
+  cp.insert(cp.end(), config_.platform_jars.begin(), config_.platform_jars.end());
+  if (dirs_last) cp.insert(cp.end(), dirs_.begin(), dirs_.end());
+  return cp;
 }
 
 std::vector<std::string> LocalJvmExecutor::command(const std::string& mode, const fs::path& tests_file,
                                                    const fs::path& results_file, const std::vector<std::string>& prepend) const {
-  // The project's classpath comes first so that its own JUnit versions win; the runner and
-  // Debian's platform jars fill in what it lacks.
-  std::vector<std::string> cp = prepend;
-  cp.insert(cp.end(), config_.classpath.begin(), config_.classpath.end());
-  cp.push_back(config_.runner_jar.string());
-  cp.insert(cp.end(), config_.platform_jars.begin(), config_.platform_jars.end());
+  // The archive holds the jars in front of the directories: a classpath with anything before
+  // them (a patched class, RunSpec::classpath_prepend) or with directories among them runs without.
   std::vector<std::string> argv{config_.java};
   argv.insert(argv.end(), config_.jvm_args.begin(), config_.jvm_args.end());
-  argv.insert(argv.end(), {"-cp", join(cp, ':'), "io.flakescan.runner.Main", mode, "--tests-file",
+  if (prepend.empty() && dirs_last_) {
+    auto cds = cds_->for_run();
+    argv.insert(argv.end(), cds.jvm_args.begin(), cds.jvm_args.end());
+  }
+  argv.insert(argv.end(), {"-cp", join(process_classpath(prepend), ':'), "io.flakescan.runner.Main", mode, "--tests-file",
                            tests_file.string(), "--results", results_file.string()});
   return argv;
 }
 
-std::vector<std::string> LocalJvmExecutor::process_classpath() const {
-  std::vector<std::string> cp = config_.classpath;
-  cp.push_back(config_.runner_jar.string());
-  cp.insert(cp.end(), config_.platform_jars.begin(), config_.platform_jars.end());
-  return cp;
-}
+std::vector<std::string> LocalJvmExecutor::process_classpath() const { return process_classpath({}); }
 
 util::Result<core::TestExecutor::Discovery> LocalJvmExecutor::discover(const std::vector<core::TestId>& ids,
                                                                        const core::CancelFlag& cancel) {
@@ -112,16 +132,11 @@ util::Result<core::TestExecutor::Discovery> LocalJvmExecutor::discover(const std
   std::vector<std::string> lines;
   for (const auto& id : ids) lines.push_back(id.str());
   if (auto w = write_lines(base.string() + ".tests", lines); !w) return std::unexpected(w.error());
-  auto cds = cds_->for_run();
-  auto child = util::Child::spawn({.argv = launch_command("discover", base.string() + ".tests", base.string() + ".results", cds),
+  auto child = util::Child::spawn({.argv = command("discover", base.string() + ".tests", base.string() + ".results"),
                                    .working_dir = config_.test_dir.string(),
                                    .stdout_path = base.string() + ".log"});
-  if (!child) {
-    cds_->finished(cds, false);
-    return std::unexpected(child.error());
-  }
+  if (!child) return std::unexpected(child.error());
   auto status = child->wait(std::chrono::steady_clock::now() + std::chrono::milliseconds(config_.discover_timeout_ms), &cancel);
-  cds_->finished(cds, status && status->exited);
   if (!status) return std::unexpected(status.error());
   if (status->cancelled) return util::fail(util::Errc::cancelled, "discovery cancelled");
   auto text = read_file(base.string() + ".results");
@@ -133,6 +148,11 @@ util::Result<core::TestExecutor::Discovery> LocalJvmExecutor::discover(const std
     std::string tail = log ? log->substr(log->size() > 2000 ? log->size() - 2000 : 0) : "";
     return util::fail(util::Errc::process, "test discovery failed: the JVM " + status->describe() +
                                                (tail.empty() ? "" : "; its output ends with:\n" + tail));
+  }
+  if (!dirs_.empty()) {
+    dirs_last_ = parsed->classpath_checked && parsed->shadowed.empty();
+    if (!parsed->shadowed.empty())
+      util::logger("backend")->info("class directories stay in place (no class data archive): {}", parsed->shadowed);
   }
   return parsed->discovery;
 }
@@ -173,17 +193,11 @@ util::Result<core::RunReport> LocalJvmExecutor::run(const core::RunSpec& spec, c
   auto files = next_run_files();
   if (auto w = write_lines(files.tests, spec.tests); !w) return std::unexpected(w.error());
   auto started = std::chrono::steady_clock::now();
-  // A class data archive holds the classpath it was dumped with: a changed one runs without.
-  auto cds = spec.classpath_prepend.empty() ? cds_->for_run() : CdsArchive::Use{};
-  auto child = util::Child::spawn({.argv = launch_command("run", files.tests, files.results, cds, spec.classpath_prepend),
+  auto child = util::Child::spawn({.argv = command("run", files.tests, files.results, spec.classpath_prepend),
                                    .working_dir = config_.test_dir.string(),
                                    .stdout_path = files.log.string()});
-  if (!child) {
-    cds_->finished(cds, false);
-    return std::unexpected(child.error());
-  }
+  if (!child) return std::unexpected(child.error());
   auto status = child->wait(started + std::chrono::milliseconds(spec.timeout_ms), &cancel);
-  cds_->finished(cds, status && status->exited);
   if (!status) return std::unexpected(status.error());
   return finish_run(spec, files, *status, started);
 }
@@ -193,25 +207,19 @@ util::Result<core::RunReport> LocalJvmExecutor::run_debugged(const core::RunSpec
   auto files = next_run_files();
   if (auto w = write_lines(files.tests, spec.tests); !w) return std::unexpected(w.error());
   auto started = std::chrono::steady_clock::now();
-  auto cds = spec.classpath_prepend.empty() ? cds_->for_run(/*debugged=*/true) : CdsArchive::Use{};
-  auto launched = jdwp::launch({.argv = launch_command("run", files.tests, files.results, cds, spec.classpath_prepend),
+  auto launched = jdwp::launch({.argv = command("run", files.tests, files.results, spec.classpath_prepend),
                                  .working_dir = config_.test_dir.string(),
                                  .stdout_path = files.log.string()},
                                jdwp::LaunchOptions{.suspend = true});
-  if (!launched) {
-    cds_->finished(cds, false);
-    return std::unexpected(launched.error());
-  }
+  if (!launched) return std::unexpected(launched.error());
   auto driven = drive(*launched->vm);
   if (!driven) {
     launched->child.kill_group();
     (void)launched->child.wait(std::chrono::steady_clock::now() + std::chrono::seconds(5));
-    cds_->finished(cds, false);
     return std::unexpected(driven.error());
   }
   if (launched->vm->alive()) (void)launched->vm->detach(core::deadline_in(std::chrono::seconds(5)));
   auto status = launched->child.wait(started + std::chrono::milliseconds(spec.timeout_ms), &cancel);
-  cds_->finished(cds, status && status->exited);
   launched->vm.reset();
   if (!status) return std::unexpected(status.error());
   return finish_run(spec, files, *status, started);

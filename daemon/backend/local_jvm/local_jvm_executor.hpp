@@ -47,27 +47,31 @@ class LocalJvmExecutor final : public core::TestExecutor {
                                              const DriveFn& drive) override;
   int parallelism() const override { return config_.parallelism; }
 
-  // The full java command line for a runner invocation (also used to start JVMs under JDWP).
-  // `prepend`: entries put in front of the project's classpath (RunSpec::classpath_prepend).
+  // The full java command line for a runner invocation (also used to start JVMs under JDWP),
+  // with the class data archive's options when the classpath allows one (made first if
+  // there is none yet). `prepend`: entries put in front of the project's classpath
+  // (RunSpec::classpath_prepend).
   std::vector<std::string> command(const std::string& mode, const std::filesystem::path& tests_file,
                                    const std::filesystem::path& results_file, const std::vector<std::string>& prepend = {}) const;
-  // The test JVM's whole classpath: the project's, the runner jar, the platform jars.
+  // The test JVM's whole classpath: the project's, the runner jar, the platform jars (the
+  // project's class directories after them once discovery found that safe).
   std::vector<std::string> process_classpath() const override;
+  std::vector<std::string> process_classpath(const std::vector<std::string>& prepend) const;
 
  private:
   struct RunFiles {
     std::filesystem::path tests, results, log;  // the runner's input, its results stream, its output
   };
   RunFiles next_run_files();
-  // command() with the class data archive's options for this run.
-  std::vector<std::string> launch_command(const std::string& mode, const std::filesystem::path& tests_file,
-                                          const std::filesystem::path& results_file, const CdsArchive::Use& cds,
-                                          const std::vector<std::string>& prepend = {}) const;
+  // The JVM that dumps the class data archive over `jars` (CdsArchive::Maker).
+  bool warm_up(const std::vector<std::string>& jars, const std::filesystem::path& dump_to) const;
   // Everything after the JVM ended, the same for plain and debugged runs.
   util::Result<core::RunReport> finish_run(const core::RunSpec& spec, const RunFiles& files,
                                            const util::ExitStatus& status, std::chrono::steady_clock::time_point started);
 
   LocalJvmConfig config_;
+  std::vector<std::string> jars_, dirs_;  // the project's classpath: its jars (and other files), its directories
+  std::atomic<bool> dirs_last_{false};    // the directories go after the jars (discovery found no file in both)
   std::atomic<long> next_file_{0};
   std::unique_ptr<CdsArchive> cds_;
 };

@@ -82,6 +82,10 @@ util::Result<DiscoverStream> parse_discover_stream(std::string_view text) {
     if (event == "done") out.done = true;
     else if (event == "test") out.discovery.tests.push_back(str(j, "test"));
     else if (event == "missing") out.discovery.missing.emplace_back(str(j, "test"), str(j, "reason"));
+    else if (event == "classpath") {
+      out.classpath_checked = true;
+      out.shadowed = str(j, "shadowed");
+    }
     return true;
   });
   if (!ok) return std::unexpected(ok.error());

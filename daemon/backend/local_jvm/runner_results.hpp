@@ -9,6 +9,9 @@
 //                                              (System.exit called while entry 0 ran)
 //   {"event":"test","test":"p.C#m"}            (discover mode)
 //   {"event":"missing","test":"p.C","reason":..} (discover mode)
+//   {"event":"classpath","shadowed":"p/x.txt in dir and a.jar"} (discover mode: a file of a
+//                                              class directory is also in a jar; no
+//                                              "shadowed": none is)
 //   {"event":"done"}
 //
 // A torn last line (the JVM died while writing) is ignored; any other bad line is an error.
@@ -41,6 +44,8 @@ util::Result<RunnerStream> parse_run_stream(std::string_view text, size_t expect
 
 struct DiscoverStream {
   core::TestExecutor::Discovery discovery;
+  bool classpath_checked = false;  // the "classpath" line came
+  std::string shadowed;            // what it named: a file in a class directory and a jar
   bool done = false;
 };
 

@@ -149,7 +149,7 @@ TEST_CASE("a cancelled run kills its JVM at once", "[integration][local_jvm]") {
   CHECK(r.error().code == util::Errc::cancelled);
 }
 
-TEST_CASE("class data sharing: the first JVM writes the archive, later runs start from it, outcomes unchanged",
+TEST_CASE("class data sharing: a warm-up JVM writes the archive before the first run, runs start from it, outcomes unchanged",
           "[integration][local_jvm]") {
   backend::LocalJvmConfig c;
   c.runner_jar = testing::build_path("lib/flakescan-runner.jar");
@@ -160,14 +160,14 @@ TEST_CASE("class data sharing: the first JVM writes the archive, later runs star
   backend::LocalJvmExecutor ex(c);
   const std::vector<std::string> tests{"demo.basic.RegistryPolluterTest#registersDefaultCurrency",
                                        "demo.basic.RegistryVictimTest#startsWithEmptyRegistry"};
-  auto first = run(ex, tests);  // dumps the archive at its exit
+  auto first = run(ex, tests);  // the warm-up JVM made the archive before it
   auto archives = [&] {
     int n = 0;
     for (const auto& e : std::filesystem::directory_iterator(c.cds_dir)) n += e.path().extension() == ".jsa";
     return n;
   };
   REQUIRE(archives() == 1);
-  auto second = run(ex, tests);  // starts from it
+  auto second = run(ex, tests);
   for (const auto* report : {&first, &second}) {
     REQUIRE(report->results.size() == 2);
     CHECK(report->results[0].outcome == Outcome::pass);

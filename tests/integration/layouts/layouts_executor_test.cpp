@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "layouts_fixture.hpp"
+#include "util/process.hpp"
 
 using namespace flakescan;
 using namespace flakescan::test_support::layouts;
@@ -116,4 +117,74 @@ TEST_CASE("jvm-layouts: a test that leaves a non-daemon thread running does not 
   CHECK(report.results[1].outcome == Outcome::pass);
   CHECK(report.exit_code == 0);
   CHECK(report.infra_reason.empty());
+}
+
+namespace {
+
+// Runs a command to its end (jar, java -version); true when it exited 0.
+bool run_command(std::vector<std::string> argv, const fs::path& cwd, const fs::path& log) {
+  auto child = util::Child::spawn({.argv = std::move(argv), .working_dir = cwd.string(), .stdout_path = log.string()});
+  REQUIRE(child);
+  auto status = child->wait(std::chrono::steady_clock::now() + std::chrono::seconds(60));
+  REQUIRE(status);
+  return status->success();
+}
+
+std::vector<fs::path> archives(const fs::path& dir) {
+  std::vector<fs::path> out;
+  if (fs::is_directory(dir))
+    for (const auto& e : fs::directory_iterator(dir))
+      if (e.path().extension() == ".jsa") out.push_back(e.path());
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("jvm-layouts: class directories go behind the jars so that runs start from a class data archive",
+          "[integration][layouts][cds]") {
+  WorkDir dir("cds-dirs-last");
+  auto c = config(dir.path());
+  backend::LocalJvmExecutor ex(c);
+  core::CancelFlag cancel{false};
+  // Before discovery looked at the classpath, the directories keep their place.
+  CHECK(ex.process_classpath().front() == classpath().front());
+  REQUIRE(ex.discover({core::TestId::parse(resource).value()}, cancel));
+  auto cp = ex.process_classpath();
+  REQUIRE(cp.size() == classpath().size() + 1 + c.platform_jars.size());
+  for (size_t i = cp.size() - 4; i < cp.size(); ++i) CHECK(fs::is_directory(cp[i]));  // the four directories, last
+  for (size_t i = 0; i + 4 < cp.size(); ++i) CHECK_FALSE(fs::is_directory(cp[i]));
+  auto report = run(ex, {resource, stable, junit4_parameterized, before_class_fails});
+  CHECK(report.results[0].outcome == Outcome::pass);  // the test resource is still found
+  CHECK(report.results[1].outcome == Outcome::pass);
+  CHECK(report.results[2].outcome == Outcome::pass);
+  CHECK(report.results[3].outcome == Outcome::error);
+  auto jsa = archives(c.cds_dir);
+  REQUIRE(jsa.size() == 1);  // made by the warm-up JVM
+  // HotSpot maps it for this classpath: -Xshare:on refuses to start when it cannot.
+  std::string joined;
+  for (const auto& p : cp) joined += (joined.empty() ? "" : ":") + p;
+  CHECK(run_command({"java", "-Xshare:on", "-XX:SharedArchiveFile=" + jsa[0].string(), "-cp", joined, "-version"}, dir.path(),
+                    dir.path() / "share-on.log"));
+}
+
+TEST_CASE("jvm-layouts: a class directory whose file is also in a jar keeps its place, and runs go without an archive",
+          "[integration][layouts][cds]") {
+  WorkDir dir("cds-shadowed");
+  // A jar with another catalogue.csv: behind the directories it is never read; in front of
+  // them readsTheCatalogue would read its one line and fail.
+  auto staged = dir.path() / "shadow" / "example" / "layouts";
+  fs::create_directories(staged);
+  std::ofstream(staged / "catalogue.csv") << "not the catalogue\n";
+  REQUIRE(run_command({"jar", "cf", (dir.path() / "shadow.jar").string(), "example/layouts/catalogue.csv"},
+                      dir.path() / "shadow", dir.path() / "jar.log"));
+  auto c = config(dir.path());
+  c.classpath.push_back((dir.path() / "shadow.jar").string());
+  backend::LocalJvmExecutor ex(c);
+  core::CancelFlag cancel{false};
+  REQUIRE(ex.discover({core::TestId::parse(resource).value()}, cancel));
+  CHECK(ex.process_classpath().front() == classpath().front());
+  auto report = run(ex, {resource});
+  INFO(report.results[0].message);
+  CHECK(report.results[0].outcome == Outcome::pass);
+  CHECK(archives(c.cds_dir).empty());
 }

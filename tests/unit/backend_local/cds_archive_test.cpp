@@ -2,7 +2,10 @@
 #include <catch2/catch.hpp>
 
 #include <filesystem>
+#include <atomic>
+#include <chrono>
 #include <fstream>
+#include <thread>
 #include <unistd.h>
 
 #include "backend/local_jvm/cds_archive.hpp"
@@ -20,56 +23,85 @@ fs::path fresh(const std::string& name) {
 
 }  // namespace
 
+// A Maker that writes an archive (or fails) and counts its calls.
+struct FakeWarmUp {
+  int calls = 0;
+  bool succeed = true;
+  CdsArchive::Maker maker() {
+    return [this](const fs::path& dump_to) {
+      ++calls;
+      if (succeed) std::ofstream(dump_to) << "archive bytes";
+      return succeed;
+    };
+  }
+};
+
 TEST_CASE("cds: disabled without a folder", "[cds]") {
-  CdsArchive cds({}, "java", {}, {"a.jar"});
-  auto use = cds.for_run();
-  CHECK(use.jvm_args.empty());
-  CHECK(use.dumping.empty());
+  FakeWarmUp warm;
+  CdsArchive cds({}, "java", {}, {"a.jar"}, warm.maker());
+  CHECK(cds.for_run().jvm_args.empty());
+  CHECK(warm.calls == 0);
 }
 
-TEST_CASE("cds: one run dumps, the others wait for the archive, then all use it", "[cds]") {
+TEST_CASE("cds: the first run has the warm-up JVM make the archive, then every run uses it", "[cds]") {
   auto dir = fresh("publish");
-  CdsArchive cds(dir, "java", {}, {"a.jar"});
-  auto dumper = cds.for_run();
-  REQUIRE(dumper.jvm_args.size() == 1);
-  CHECK(dumper.jvm_args[0] == "-XX:ArchiveClassesAtExit=" + dumper.dumping.string());
-  auto meanwhile = cds.for_run();
-  CHECK(meanwhile.jvm_args.empty());  // one dump at a time
-  std::ofstream(dumper.dumping) << "archive bytes";
-  cds.finished(dumper, true);
+  FakeWarmUp warm;
+  CdsArchive cds(dir, "java", {}, {"a.jar"}, warm.maker());
+  for (int i = 0; i < 3; ++i) {
+    auto use = cds.for_run();
+    REQUIRE(use.jvm_args.size() == 1);
+    CHECK(use.jvm_args[0] == "-XX:SharedArchiveFile=" + cds.path().string());
+  }
+  CHECK(warm.calls == 1);
   CHECK(fs::is_regular_file(cds.path()));
-  CHECK_FALSE(fs::exists(dumper.dumping));
-  auto later = cds.for_run();
-  REQUIRE(later.jvm_args.size() == 1);
-  CHECK(later.jvm_args[0] == "-XX:SharedArchiveFile=" + cds.path().string());
-  CHECK(later.dumping.empty());
+  int files = 0;  // the temporary dump was renamed, not copied
+  for ([[maybe_unused]] const auto& e : fs::directory_iterator(dir)) ++files;
+  CHECK(files == 1);
   fs::remove_all(dir);
 }
 
-TEST_CASE("cds: a killed dumper publishes nothing; two failures give up", "[cds]") {
+TEST_CASE("cds: runs that start while the archive is made wait for it", "[cds]") {
+  auto dir = fresh("wait");
+  std::atomic<int> calls{0};
+  CdsArchive cds(dir, "java", {}, {"a.jar"}, [&](const fs::path& dump_to) {
+    ++calls;
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));  // the warm-up JVM's time, so that the others come meanwhile
+    std::ofstream(dump_to) << "archive bytes";
+    return true;
+  });
+  std::vector<std::vector<std::string>> args(4);
+  std::vector<std::thread> threads;
+  for (auto& a : args) threads.emplace_back([&] { a = cds.for_run().jvm_args; });
+  for (auto& t : threads) t.join();
+  CHECK(calls == 1);
+  for (const auto& a : args) CHECK(a == std::vector<std::string>{"-XX:SharedArchiveFile=" + cds.path().string()});
+  fs::remove_all(dir);
+}
+
+TEST_CASE("cds: a failed warm-up publishes nothing; two failures give up", "[cds]") {
   auto dir = fresh("give-up");
-  CdsArchive cds(dir, "java", {}, {"a.jar"});
-  auto first = cds.for_run();
-  std::ofstream(first.dumping) << "half an archive";
-  cds.finished(first, false);  // killed: not published, removed
+  FakeWarmUp warm;
+  warm.succeed = false;
+  CdsArchive cds(dir, "java", {}, {"a.jar"}, warm.maker());
+  for (int i = 0; i < 4; ++i) CHECK(cds.for_run().jvm_args.empty());
+  CHECK(warm.calls == 2);
   CHECK_FALSE(fs::exists(cds.path()));
-  CHECK_FALSE(fs::exists(first.dumping));
-  auto second = cds.for_run();
-  REQUIRE_FALSE(second.dumping.empty());
-  cds.finished(second, true);  // exited but wrote nothing (the JVM could not archive)
-  CHECK_FALSE(fs::exists(cds.path()));
-  auto third = cds.for_run();
-  CHECK(third.jvm_args.empty());
+  CHECK(fs::is_empty(dir));  // no temporary dump left behind
+  // A warm-up that says it succeeded but wrote nothing is a failure too.
+  auto dir2 = fresh("empty-dump");
+  CdsArchive quiet(dir2, "java", {}, {"a.jar"}, [](const fs::path&) { return true; });
+  CHECK(quiet.for_run().jvm_args.empty());
   fs::remove_all(dir);
+  fs::remove_all(dir2);
 }
 
-TEST_CASE("cds: the archive's name follows java, options and the classpath's jars", "[cds]") {
+TEST_CASE("cds: the archive's name follows java, options and the jars", "[cds]") {
   auto dir = fresh("key");
   fs::create_directories(dir);
   auto jar = dir / "lib.jar";
   std::ofstream(jar) << "v1";
   auto name = [&](const std::string& java, std::vector<std::string> args) {
-    return CdsArchive(dir, java, args, {jar.string()}).path().filename().string();
+    return CdsArchive(dir, java, args, {jar.string()}, nullptr).path().filename().string();
   };
   auto base = name("java", {});
   CHECK(base == name("java", {}));
@@ -77,42 +109,5 @@ TEST_CASE("cds: the archive's name follows java, options and the classpath's jar
   CHECK(base != name("java", {"-Xmx1g"}));
   std::ofstream(jar) << "version two";  // size (and mtime) change
   CHECK(base != name("java", {}));
-  fs::remove_all(dir);
-}
-
-TEST_CASE("cds: a classpath with a class directory never dumps (HotSpot would exit 1)", "[cds]") {
-  auto dir = fresh("classdir");
-  auto classes = dir / "build/classes/java/test";
-  fs::create_directories(classes / "demo");
-  std::ofstream(classes / "demo/ATest.class") << "class bytes";
-  auto empty = dir / "build/resources/test";
-  fs::create_directories(empty);
-  CdsArchive with_classes(dir / "cds", "java", {}, {classes.string(), "a.jar"});
-  CHECK_FALSE(with_classes.not_dumpable().empty());
-  for (int i = 0; i < 3; ++i) {
-    auto use = with_classes.for_run();
-    CHECK(use.jvm_args.empty());
-    CHECK(use.dumping.empty());
-  }
-  // An empty directory is fine for HotSpot: it archives around it.
-  CdsArchive with_empty(dir / "cds", "java", {}, {empty.string(), "a.jar"});
-  CHECK(with_empty.not_dumpable().empty());
-  CHECK_FALSE(with_empty.for_run().dumping.empty());
-  fs::remove_all(dir);
-}
-
-TEST_CASE("cds: a debugged JVM uses an archive but never dumps one (the JDWP agent forbids it)", "[cds]") {
-  auto dir = fresh("debugged");
-  CdsArchive cds(dir, "java", {}, {"a.jar"});
-  auto debugged = cds.for_run(/*debugged=*/true);
-  CHECK(debugged.jvm_args.empty());
-  CHECK(debugged.dumping.empty());
-  auto dumper = cds.for_run();
-  REQUIRE_FALSE(dumper.dumping.empty());
-  std::ofstream(dumper.dumping) << "archive bytes";
-  cds.finished(dumper, true);
-  auto later = cds.for_run(/*debugged=*/true);
-  REQUIRE(later.jvm_args.size() == 1);
-  CHECK(later.jvm_args[0] == "-XX:SharedArchiveFile=" + cds.path().string());
   fs::remove_all(dir);
 }

@@ -11,16 +11,26 @@ import java.util.List;
  * <pre>
  *   java -cp PROJECT_CP:RUNNER_CP io.flakescan.runner.Main run      --tests-file F --results R
  *   java -cp PROJECT_CP:RUNNER_CP io.flakescan.runner.Main discover --tests-file F --results R
+ *   java -XX:ArchiveClassesAtExit=A -cp JARS io.flakescan.runner.Main warmup --results R
  * </pre>
  * F holds one test id per line ("pkg.Class#method", "pkg.Outer$Nested#method" or "pkg.Class").
  * {@code run} executes the ids in exactly that order (repeats allowed) and writes one "started"
  * and one "finished" line per entry to R, and an "exit" line naming the caller when a test
  * calls System.exit (ExitWatch); {@code discover} writes one "test" line per test of each id
- * (each once), or a "missing" line. The exit status is 0 when the runner itself worked,
+ * (each once), or a "missing" line, and a "classpath" line saying whether a file of a class
+ * directory is also in a jar (ClasspathShadows); {@code warmup} runs a few built-in JUnit 4 and
+ * JUnit 5 tests the ways {@code run} does, in the JVM that dumps the runner's class data
+ * archive. The exit status is 0 when the runner itself worked,
  * whatever the tests did.
  */
 public final class Main {
     private Main() {}
+
+    /** What the warm-up runs: JUnit 4 in and out of its order, Jupiter grouped and alone. */
+    private static final List<String> WARM_UP = List.of(
+            "io.flakescan.runner.warmup.JUnit4Sample#second", "io.flakescan.runner.warmup.JUnit4Sample#first",
+            "io.flakescan.runner.warmup.JupiterSample#second", "io.flakescan.runner.warmup.JupiterSample#first",
+            "io.flakescan.runner.warmup.JupiterSample#second");
 
     public static void main(String[] args) {
         String mode = null;
@@ -33,12 +43,13 @@ public final class Main {
                 default: mode = args[i];
             }
         }
-        if (mode == null || testsFile == null || resultsFile == null) {
-            System.err.println("usage: Main run|discover --tests-file F --results R");
+        if (mode == null || resultsFile == null || (testsFile == null && !"warmup".equals(mode))) {
+            System.err.println("usage: Main run|discover --tests-file F --results R, or Main warmup --results R");
             System.exit(2);
         }
         try (ResultSink sink = new ResultSink(resultsFile)) {
-            List<String> ids = Files.readAllLines(Paths.get(testsFile), StandardCharsets.UTF_8);
+            List<String> ids = testsFile == null ? WARM_UP : Files.readAllLines(Paths.get(testsFile), StandardCharsets.UTF_8);
+            ids = new java.util.ArrayList<>(ids);
             ids.removeIf(String::isBlank);
             OrderedRunner runner = new OrderedRunner(sink);
             if (mode.equals("run")) {
@@ -48,6 +59,9 @@ public final class Main {
                 runner.run(ids);
             } else if (mode.equals("discover")) {
                 runner.discover(ids);
+                sink.write(new JsonLine().put("event", "classpath").put("shadowed", ClasspathShadows.first()));
+            } else if (mode.equals("warmup")) {
+                runner.run(ids);
             } else {
                 System.err.println("unknown mode " + mode);
                 System.exit(2);

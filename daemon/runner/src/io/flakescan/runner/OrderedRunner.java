@@ -21,15 +21,18 @@ import org.junit.platform.launcher.core.LauncherDiscoveryRequestBuilder;
 import org.junit.platform.launcher.core.LauncherFactory;
 
 /**
- * Runs test ids in the order given through the JUnit Platform. Each id is mapped to the unique
- * ids of its tests (discovered once per class and cached). An id is executed with its own
- * launcher call, so the order is exactly ours and not the engine's, except where that costs
- * for nothing: consecutive method ids of one class, each once, in the order the engine itself
- * runs that class's tests (its discovery order), go in one launcher call, which runs them in
- * that same order, and for Jupiter classes (without a @TestMethodOrder of their own) in any
- * order, which JupiterMethodOrder imposes. A launcher call costs about 5 ms of CPU
- * (discovery, engines, listeners); for a round of 2,000 tests that was most of the run. The order the entries
- * really started in is checked; a class whose engine did not keep it is never grouped again.
+ * Runs test ids in the order given. Tests are discovered through the JUnit Platform (once per
+ * class, cached). Consecutive method ids of one plain JUnit 4 class run as one run of that
+ * class through JUnit 4 itself, in exactly our order, repeats included (JUnit4Group). Any
+ * other id is executed through the Platform with its own launcher call, so the order is
+ * exactly ours and not the engine's, except where that costs for nothing: consecutive method
+ * ids of one class, each once, in the order the engine itself runs that class's tests (its
+ * discovery order), go in one launcher call, which runs them in that same order, and for
+ * Jupiter classes (without a @TestMethodOrder of their own) in any order, which
+ * JupiterMethodOrder imposes. A launcher call costs about half a millisecond once the JVM is
+ * warm (discovery, engines, listeners), several times that before; for a round of 2,000 tests
+ * one call per test was most of the run. The order the entries really started in is
+ * checked; a class whose engine did not keep it is never grouped again.
  */
 final class OrderedRunner {
     private final ResultSink sink;
@@ -78,7 +81,8 @@ final class OrderedRunner {
         int index = 0;
         while (index < ids.size()) {
             int end = groupEnd(ids, index);
-            if (end - index > 1) runGroup(ids, index, end);
+            if (plainJUnit4(ids.get(index))) runJUnit4(ids, index, end);
+            else if (end - index > 1) runGroup(ids, index, end);
             else runOne(ids.get(index), index);
             index = end;
         }
@@ -106,6 +110,11 @@ final class OrderedRunner {
     private int groupEnd(List<String> ids, int from) {
         String first = ids.get(from);
         String cls = classOf(first);
+        if (plainJUnit4(first)) {
+            int end = from + 1;
+            while (end < ids.size() && classOf(ids.get(end)).equals(cls) && plainJUnit4(ids.get(end))) end++;
+            return end;
+        }
         if (!first.contains("#") || unordered.contains(cls)) return from + 1;
         Map<String, List<String>> tests = testsOf(cls);
         if (tests == null) return from + 1;
@@ -127,6 +136,36 @@ final class OrderedRunner {
         return end;
     }
 
+    /** A method of a JUnit 4 class that JUnit 4's default runner runs (JUnit4Group): any order, repeats included. */
+    private boolean plainJUnit4(String id) {
+        if (!id.contains("#")) return false;
+        List<String> uniqueIds = uniqueIdsOf(id);
+        return uniqueIds.size() == 1 && uniqueIds.get(0).startsWith("[engine:junit-vintage]")
+                && JUnit4Group.plain(classOf(id));
+    }
+
+    /** Writes the lines of entry `from + e` of `ids` for a group's entry e. */
+    private GroupListener.Sink entrySink(List<String> ids, int from) {
+        return new GroupListener.Sink() {
+            @Override
+            public void started(int entry) {
+                sink.started(from + entry, ids.get(from + entry));
+            }
+
+            @Override
+            public void finished(int entry, OutcomeListener outcome, double millis) {
+                sink.finished(outcome.result().toJson().put("index", from + entry).put("test", ids.get(from + entry))
+                        .put("duration_ms", millis));
+            }
+        };
+    }
+
+    private void runJUnit4(List<String> ids, int from, int end) {
+        List<String> methods = new ArrayList<>();
+        for (int i = from; i < end; i++) methods.add(ids.get(i).substring(ids.get(i).indexOf('#') + 1));
+        JUnit4Group.run(classOf(ids.get(from)), methods, entrySink(ids, from));
+    }
+
     /** Classes of the Jupiter engine whose methods JupiterMethodOrder can put in any order. */
     private final Map<String, Boolean> jupiterOrdered = new HashMap<>();
 
@@ -138,18 +177,7 @@ final class OrderedRunner {
     private void runGroup(List<String> ids, int from, int end) {
         List<String> uniqueIds = new ArrayList<>();
         for (int i = from; i < end; i++) uniqueIds.add(uniqueIdsOf(ids.get(i)).get(0));
-        GroupListener listener = new GroupListener(uniqueIds, new GroupListener.Sink() {
-            @Override
-            public void started(int entry) {
-                sink.started(from + entry, ids.get(from + entry));
-            }
-
-            @Override
-            public void finished(int entry, OutcomeListener outcome, double millis) {
-                sink.finished(outcome.result().toJson().put("index", from + entry).put("test", ids.get(from + entry))
-                        .put("duration_ms", millis));
-            }
-        });
+        GroupListener listener = new GroupListener(uniqueIds, entrySink(ids, from));
         List<UniqueIdSelector> selectors = uniqueIds.stream().map(u -> selectUniqueId(u)).collect(Collectors.toList());
         String cls = classOf(ids.get(from));
         boolean ordered = jupiterOrders(cls, uniqueIds.get(0));

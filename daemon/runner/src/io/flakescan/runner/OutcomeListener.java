@@ -38,27 +38,49 @@ final class OutcomeListener implements TestExecutionListener {
 
     @Override
     public void executionSkipped(TestIdentifier id, String reason) {
-        if (skipReason == null) skipReason = reason == null ? "skipped" : reason;
+        skipped(reason == null ? "skipped" : reason);
     }
 
     @Override
     public void executionFinished(TestIdentifier id, TestExecutionResult result) {
         switch (result.getStatus()) {
             case SUCCESSFUL:
-                if (id.isTest()) passed = true;
+                if (id.isTest()) testPassed();
                 break;
             case ABORTED:
-                if (skipReason == null) skipReason = result.getThrowable().map(Throwable::getMessage).orElse("aborted");
+                skipped(result.getThrowable().map(Throwable::getMessage).orElse("aborted"));
                 break;
             case FAILED:
                 Throwable t = result.getThrowable().orElse(new IllegalStateException("failed without an exception"));
-                if (id.isTest() && testFailure == null) {
-                    testFailure = t;
-                    if (isInvocation(id)) failedInvocation = id.getDisplayName();
-                }
-                else if (!id.isTest() && containerFailure == null) containerFailure = t;
+                if (id.isTest()) testFailed(t, isInvocation(id) ? id.getDisplayName() : null);
+                else containerFailed(t);
                 break;
         }
+    }
+
+    // What an engine reports, in words of its own: the Platform listener above and JUnit4Group
+    // both fold their events through these.
+
+    /** The test (or one invocation of it, named) failed; the first failure is kept. */
+    void testFailed(Throwable t, String invocation) {
+        if (testFailure != null) return;
+        testFailure = t;
+        failedInvocation = invocation;
+    }
+
+    /** Something around the test failed: class initialiser, @BeforeClass/@BeforeAll, the class itself. */
+    void containerFailed(Throwable t) {
+        if (containerFailure == null) containerFailure = t;
+    }
+
+    /** Skipped (@Ignore, @Disabled) or aborted (a failed assumption). */
+    void skipped(String reason) {
+        if (skipReason == null) skipReason = reason;
+    }
+
+    /** The test (or one invocation of it) succeeded; a failure still wins over it, a skip does not. */
+    void testPassed() {
+        passed = true;
     }
 
     Result result() {
