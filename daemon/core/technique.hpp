@@ -36,6 +36,12 @@ class RunLog {
   virtual void plan(int n) = 0;
 };
 
+// Runs every spec through `run_one`, at most `parallelism` at a time (threads of its own);
+// results in the order of `specs`. The first error wins: specs not started by then are not
+// run, and the error is returned. What RunLog::run_all implementations share.
+util::Result<std::vector<RecordedRun>> run_in_parallel(const std::vector<RunSpec>& specs, int parallelism,
+                                                       const std::function<util::Result<RecordedRun>(const RunSpec&)>& run_one);
+
 struct Budget {
   int runs_per_test = 10;   // rerun: N
   int max_orders = 0;       // order: number of orders tried; 0: order::default_order_count

@@ -6,7 +6,9 @@ namespace flakescan::order {
 
 core::RunCounts count_runs(const Runner& runner, const std::string& test) {
   core::RunCounts c;
-  for (const auto& run : runner.history()) {
+  for (size_t r = 0; r < runner.history().size(); ++r) {
+    if (runner.adopted(r)) continue;
+    const auto& run = runner.at(r);
     for (size_t i = 0; i < run.spec.tests.size(); ++i) {
       if (run.spec.tests[i] != test) continue;
       auto o = run.report.outcome_at(i);
@@ -23,7 +25,9 @@ core::RunCounts count_runs(const Runner& runner, const std::string& test) {
 std::vector<core::FailureGroup> failure_groups(const Runner& runner, const std::string& test) {
   std::vector<core::FailureGroup> groups;
   std::map<std::string, size_t> index;
-  for (const auto& run : runner.history()) {
+  for (size_t n = 0; n < runner.history().size(); ++n) {
+    if (runner.adopted(n)) continue;
+    const auto& run = runner.at(n);
     for (size_t i = 0; i < run.spec.tests.size() && i < run.report.results.size(); ++i) {
       const auto& r = run.report.results[i];
       if (run.spec.tests[i] != test || !core::is_failure(r.outcome)) continue;

@@ -8,10 +8,11 @@
 
 namespace flakescan::order {
 
-// Counts every entry of `test` in every run made (a test repeated in one run counts twice).
+// Counts every entry of `test` in every run made (a test repeated in one run counts twice);
+// adopted runs were counted by whoever made them.
 core::RunCounts count_runs(const Runner& runner, const std::string& test);
 
-// Failures of `test` grouped by signature, with the store id of an example run.
+// Failures of `test` grouped by signature, with the store id of an example run (adopted runs left out).
 std::vector<core::FailureGroup> failure_groups(const Runner& runner, const std::string& test);
 
 // Verdicts for tests that had nothing to flag: not_flaky when every observation agreed,

@@ -88,23 +88,29 @@ class OrderDetector {
     return {};
   }
 
-  // Phase 1: original, reverse and random orders, one JVM each.
+  // Phase 1: original, reverse and random orders, one JVM each (or the runs handed over).
   util::Result<void> detect() {
-    const int count = input_.budget.max_orders > 0 ? input_.budget.max_orders : default_order_count(tests_);
-    auto planned = plan_orders(tests_, input_.seed, count, same_package);
-    std::vector<core::RunSpec> specs;
-    for (auto& p : planned) {
-      core::RunSpec s;
-      s.tests = std::move(p.tests);
-      s.purpose = p.purpose;
-      s.seed = p.seed;
-      specs.push_back(std::move(s));
+    std::vector<size_t> detection;
+    if (!options_.observed.empty()) {
+      for (const auto& run : options_.observed) detection.push_back(runner_.adopt(run));
+    } else {
+      const int count = input_.budget.max_orders > 0 ? input_.budget.max_orders : default_order_count(tests_);
+      auto planned = plan_orders(tests_, input_.seed, count, same_package);
+      std::vector<core::RunSpec> specs;
+      for (auto& p : planned) {
+        core::RunSpec s;
+        s.tests = std::move(p.tests);
+        s.purpose = p.purpose;
+        s.seed = p.seed;
+        specs.push_back(std::move(s));
+      }
+      auto made = runner_.run_all(std::move(specs));
+      if (!made) return note(made.error());
+      detection = std::move(*made);
     }
-    auto made = runner_.run_all(std::move(specs));
-    if (!made) return note(made.error());
     // The pairs the detection orders that ran made consecutive (ALGORITHMS.md 3a).
     PairTracker pairs(tests_, same_package);
-    for (size_t r : *made) pairs.add(runner_.at(r).spec.tests);
+    for (size_t r : detection) pairs.add(runner_.at(r).spec.tests);
     coverage_ = pairs.coverage();
     // Candidates: both a pass and a failure observed, in input order.
     auto obs = runner_.observations();

@@ -37,7 +37,7 @@ bool Runner::unrun(const core::RecordedRun& run) {
 std::optional<util::Error> Runner::exhausted() const {
   if (log_.cancelled()) return util::Error{util::Errc::cancelled, "scan cancelled"};
   if (scan_out_of_time_) return util::Error{util::Errc::timeout, "the scan's time budget is spent"};
-  if (runs() >= budget_.max_runs)
+  if (runs_made() >= budget_.max_runs)
     return util::Error{util::Errc::too_large, "run budget of " + std::to_string(budget_.max_runs) + " runs spent"};
   auto elapsed = std::chrono::steady_clock::now() - started_;
   if (elapsed >= std::chrono::seconds(budget_.max_seconds))
@@ -64,6 +64,12 @@ size_t Runner::record(core::RecordedRun run) {
     if (core::is_observation(outcome)) by_prefix_[h] = Observation{index, i, outcome};
   }
   history_.push_back(std::move(run));
+  return index;
+}
+
+size_t Runner::adopt(core::RecordedRun run) {
+  size_t index = record(std::move(run));
+  if (index == adopted_) ++adopted_;  // only before the runner's own runs
   return index;
 }
 
@@ -114,7 +120,7 @@ std::string Runner::again_purpose(const std::string& purpose, const std::string&
 util::Result<std::vector<size_t>> Runner::run_all(std::vector<core::RunSpec> specs) {
   if (specs.empty()) return std::vector<size_t>{};
   if (auto why = exhausted()) return std::unexpected(*why);
-  size_t room = static_cast<size_t>(budget_.max_runs - runs());
+  size_t room = static_cast<size_t>(budget_.max_runs - runs_made());
   if (specs.size() > room) specs.resize(room);
   for (auto& s : specs) s.technique = technique_;
   log_.plan(static_cast<int>(specs.size()));

@@ -48,6 +48,13 @@ class Runner {
   // followed by the indices of any crash continuations.
   util::Result<std::vector<size_t>> run_all(std::vector<core::RunSpec> specs);
 
+  // A run made before the technique started (technique `suite` hands over a suspect's runs
+  // alone and the order it failed in): in the history and the prefix cache like the
+  // runner's own runs, but not counted against the budget (runs_made()) nor in verdicts'
+  // run counts (adopted()). Adopted runs come before the runner's own.
+  size_t adopt(core::RecordedRun run);
+  bool adopted(size_t index) const { return index < adopted_; }
+
   // Outcome of the last test of `order` when run after exactly the tests before it: from
   // the cache when observed before, else by running `order`.
   util::Result<Observation> outcome_after(const std::vector<std::string>& order, const std::string& purpose);
@@ -55,6 +62,7 @@ class Runner {
   const std::vector<core::RecordedRun>& history() const { return history_; }
   const core::RecordedRun& at(size_t index) const { return history_[index]; }
   int runs() const { return static_cast<int>(history_.size()); }
+  int runs_made() const { return runs() - static_cast<int>(adopted_); }
   // Why no more runs can start, or nullopt while budget remains.
   std::optional<util::Error> exhausted() const;
   core::RunLog& log() { return log_; }
@@ -78,6 +86,7 @@ class Runner {
   std::vector<core::RecordedRun> history_;
   std::unordered_map<std::uint64_t, Observation> by_prefix_;  // prefix hash -> observation
   bool scan_out_of_time_ = false;
+  size_t adopted_ = 0;
 };
 
 // Hash of a test sequence, as used by the prefix cache (FNV-1a over ids and separators).

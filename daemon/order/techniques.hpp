@@ -37,6 +37,10 @@ struct OrderOptions {
   // the order it failed in; other tests of that order whose outcome changed are not its
   // business here).
   std::vector<std::string> only;
+  // Not empty: runs already made that found the candidates (technique `suite`: the suspect
+  // alone, and the order it failed or passed in). The detection orders are not run; the
+  // candidates come from these runs (Runner::adopt).
+  std::vector<core::RecordedRun> observed;
 };
 
 util::Result<std::vector<core::Verdict>> detect_order_dependent(const core::TechniqueInput& input, core::RunLog& log,

@@ -1,9 +1,6 @@
 #include "scan/scan_run_log.hpp"
 
 #include <algorithm>
-#include <mutex>
-#include <optional>
-#include <thread>
 
 #include <nlohmann/json.hpp>
 
@@ -63,32 +60,7 @@ util::Result<core::RecordedRun> ScanRunLog::execute(const core::RunSpec& request
 }
 
 util::Result<std::vector<core::RecordedRun>> ScanRunLog::run_all(const std::vector<core::RunSpec>& specs) {
-  std::vector<core::RecordedRun> out(specs.size());
-  std::atomic<size_t> next{0};
-  std::mutex error_mutex;
-  std::optional<util::Error> first_error;
-  auto work = [&] {
-    for (size_t i = next++; i < specs.size(); i = next++) {
-      {
-        std::lock_guard lock(error_mutex);
-        if (first_error) return;
-      }
-      auto r = run(specs[i]);
-      if (!r) {
-        std::lock_guard lock(error_mutex);
-        if (!first_error) first_error = r.error();
-        return;
-      }
-      out[i] = std::move(*r);
-    }
-  };
-  size_t n = std::min<size_t>(size_t(parallelism_), specs.size());
-  std::vector<std::thread> threads;
-  for (size_t t = 1; t < n; ++t) threads.emplace_back(work);
-  work();
-  for (auto& t : threads) t.join();
-  if (first_error) return std::unexpected(*first_error);
-  return out;
+  return core::run_in_parallel(specs, parallelism_, [this](const core::RunSpec& spec) { return run(spec); });
 }
 
 }  // namespace flakescan::scan

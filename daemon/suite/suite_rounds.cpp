@@ -1,14 +1,17 @@
 #include "suite/suite_rounds.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <map>
+#include <mutex>
 #include <optional>
+#include <thread>
 
 #include "core/deciding.hpp"
-#include "order/techniques.hpp"
 #include "rerun/outcome_tally.hpp"
 #include "rerun/rerun.hpp"
+#include "suite/suite_isolation.hpp"
 #include "suite/suite_plan.hpp"
 
 namespace flakescan::suite {
@@ -18,13 +21,6 @@ namespace {
 using Clock = std::chrono::steady_clock;
 constexpr double reserve_for_suspects = 0.3;
 constexpr int isolated_reruns = 3;
-
-// Where a test was observed in the rounds: the run and its position there.
-struct Seen {
-  const core::RecordedRun* run = nullptr;
-  size_t pos = 0;
-  core::Outcome outcome = core::Outcome::infra;
-};
 
 struct Rounds {
   std::vector<core::RecordedRun> runs;  // every run of every round, continuations included
@@ -72,45 +68,6 @@ util::Result<void> run_rounds(const std::vector<Round>& batch, core::RunLog& log
   return {};
 }
 
-// Counts and keeps the runs the isolation techniques make: for the budget, and so that each
-// suspect's findings are checked against every run that began with their orders.
-class CountingLog final : public core::RunLog {
- public:
-  explicit CountingLog(core::RunLog& inner) : inner_(inner) {}
-  util::Result<core::RecordedRun> run(const core::RunSpec& spec) override {
-    ++made;
-    auto r = inner_.run(spec);
-    if (r) kept.push_back(*r);
-    return r;
-  }
-  util::Result<std::vector<core::RecordedRun>> run_all(const std::vector<core::RunSpec>& specs) override {
-    made += int(specs.size());
-    auto r = inner_.run_all(specs);
-    if (r) kept.insert(kept.end(), r->begin(), r->end());
-    return r;
-  }
-  util::Result<core::RecordedRun> run_debugged(const core::RunSpec& spec, const core::TestExecutor::DriveFn& drive) override {
-    ++made;
-    auto r = inner_.run_debugged(spec, drive);
-    if (r) kept.push_back(*r);
-    return r;
-  }
-  int parallelism() const override { return inner_.parallelism(); }
-  bool cancelled() const override { return inner_.cancelled(); }
-  void plan(int n) override { inner_.plan(n); }
-  int made = 0;
-  std::vector<core::RecordedRun> kept;
-
- private:
-  core::RunLog& inner_;
-};
-
-core::Verdict only_for(const std::vector<core::Verdict>& verdicts, const std::string& test) {
-  for (const auto& v : verdicts)
-    if (v.test == test) return v;
-  return core::Verdict{.test = test};
-}
-
 }  // namespace
 
 util::Result<std::vector<core::Verdict>> run_suite(const core::TechniqueInput& input, core::RunLog& runs) {
@@ -152,10 +109,9 @@ util::Result<std::vector<core::Verdict>> run_suite(const core::TechniqueInput& i
       seen[run.spec.tests[i]].push_back({&run, i, run.report.outcome_at(i)});
   }
 
-  // 2. and 3. Verdicts from the rounds; suspects isolated while the budget lasts.
+  // 3. Verdicts from the rounds for the tests that never differed.
   std::vector<core::Verdict> out;
-  CountingLog isolation(runs);
-  auto isolated_runs = [&] { return isolation.made; };
+  std::vector<size_t> suspects;  // their places in `out`
   for (const auto& test : input.tests) {
     core::Verdict v = rerun::verdict_from_tally(test, tally.find(test), "suite");
     v.evidence.details["rounds"] = std::to_string(rounds_run);
@@ -163,114 +119,71 @@ util::Result<std::vector<core::Verdict>> run_suite(const core::TechniqueInput& i
     if (v.verdict == core::VerdictKind::not_flaky)
       v.evidence.reason = "passed all " + std::to_string(v.runs.passed) + " runs in " + std::to_string(rounds_run) +
                           " suite rounds, each in another order (" + orders + ")";
-    if (v.verdict != core::VerdictKind::flaky) {
-      if (rounds_run < wanted) v.evidence.details["unscanned"] = std::to_string(wanted - rounds_run) + " rounds (budget)";
-      out.push_back(std::move(v));
-      continue;
+    if (v.verdict == core::VerdictKind::flaky) {
+      v.evidence.reason = "its outcome differed between suite rounds (" + v.evidence.reason + ")";
+      suspects.push_back(out.size());
+    } else if (rounds_run < wanted) {
+      v.evidence.details["unscanned"] = std::to_string(wanted - rounds_run) + " rounds (budget)";
     }
-    v.evidence.reason = "its outcome differed between suite rounds (" + v.evidence.reason + ")";
-    const bool budget_left = elapsed() < total.seconds && rounds.runs_made + isolated_runs() < total.runs;
-    if (!budget_left || runs.cancelled()) {
-      v.evidence.reason += "; the budget ended before its isolated runs";
-      v.evidence.details["unscanned"] = "isolation";
-      out.push_back(std::move(v));
-      continue;
-    }
-    core::TechniqueInput sub = input;
-    sub.budget.max_seconds = std::max(1, int(total.seconds - elapsed()));
-    sub.budget.max_runs = std::max(1, total.runs - rounds.runs_made - isolated_runs());
-    sub.budget.runs_per_test = isolated_reruns;
-    sub.budget.max_orders = 2;  // the failing order itself, and its reverse (where the suspect comes first)
-    sub.fresh_jvm_per_run = true;
-    sub.tests = {test};
-    core::Verdict merged = v;
-    auto alone = rerun::run_rerun(sub, isolation);
-    if (!alone && alone.error().code == util::Errc::cancelled) return std::unexpected(alone.error());
-    bool passes_alone = false, fails_alone = false;
-    if (alone) {
-      auto a = only_for(*alone, test);
-      a.technique = "suite (alone)";
-      passes_alone = a.runs.passed > 0, fails_alone = a.runs.failed > 0;
-      merged = core::merge_verdicts(merged, a);
-    }
-    // The order it failed in (or passed in, when it fails alone), handed to `order`.
-    if (passes_alone != fails_alone) {
-      const Seen* pick = nullptr;
-      for (const auto& s : seen[test])
-        if (core::is_failure(s.outcome) == passes_alone && core::is_observation(s.outcome)) { pick = &s; break; }
-      // First the order once more: when the suspect's outcome does not come back, the order
-      // does not decide it, and the order technique (confirmations, delta debugging over the
-      // whole prefix) would only spend the budget to say so. The order narrowed by the rounds
-      // (suite_plan.hpp) is tried first; the whole prefix when that does not give the outcome.
-      const std::string outcome = passes_alone ? "failed" : "passed";
-      std::vector<std::vector<std::string>> tries;
-      std::string narrowing;
-      if (pick) {
-        std::vector<std::string> whole(pick->run->spec.tests.begin(), pick->run->spec.tests.begin() + long(pick->pos) + 1);
-        std::vector<Occurrence> same;
-        for (const auto& s : seen[test])
-          if (core::is_observation(s.outcome) && core::is_failure(s.outcome) == passes_alone)
-            same.push_back({&s.run->spec.tests, s.pos});
-        auto narrowed = narrowed_order(same, {&pick->run->spec.tests, pick->pos}, test);
-        if (narrowed.size() > 1 && narrowed.size() < whole.size()) {  // alone it was run already
-          narrowing = std::to_string(narrowed.size() - 1) + " of the " + std::to_string(whole.size() - 1) +
-                      " tests before it: those before it in all " + std::to_string(same.size()) + " rounds it " + outcome + " in";
-          tries.push_back(std::move(narrowed));
-        }
-        tries.push_back(std::move(whole));
+    out.push_back(std::move(v));
+  }
+
+  // 2. The suspects, isolated `jvms` at a time: one lane per suspect being isolated, each
+  // with its share of the JVMs, in the order of the selection while the budget lasts.
+  std::atomic<int> made{rounds.runs_made};
+  std::atomic<size_t> next{0};
+  std::vector<std::vector<core::RecordedRun>> kept(suspects.size());
+  std::mutex error_mutex;
+  std::optional<util::Error> stop;
+  const int lanes = std::max(1, std::min(jvms, int(suspects.size())));
+  auto work = [&] {
+    for (size_t k = next++; k < suspects.size(); k = next++) {
+      core::Verdict& v = out[suspects[k]];
+      {
+        std::lock_guard lock(error_mutex);
+        if (stop) return;
       }
-      std::optional<std::vector<std::string>> reproduced;
-      for (size_t k = 0; k < tries.size() && !reproduced; ++k) {
-        const bool narrowed = k + 1 < tries.size();
-        core::RunSpec again;
-        again.tests = tries[k];
-        again.technique = "suite";
-        again.purpose = "the order " + test + " " + outcome + " in, " + (narrowed ? "narrowed by the rounds" : "once more");
-        again.seed = pick->run->spec.seed;
-        auto run = isolation.run(again);
-        if (!run && run.error().code == util::Errc::cancelled) return std::unexpected(run.error());
-        if (!run) break;
-        auto o = run->report.outcome_at(again.tests.size() - 1);
-        if (core::is_observation(o) && core::is_failure(o) == passes_alone) {
-          reproduced = tries[k];
-          if (!narrowed) narrowing.clear();
-        } else if (!narrowed) {
-          merged.evidence.reason += "; the order it " + outcome + " in did not give that outcome again (run " +
-                                    std::to_string(run->id) + ")";
-        }
+      if (elapsed() >= total.seconds || made >= total.runs || runs.cancelled()) {
+        v.evidence.reason += "; the budget ended before its isolated runs";
+        v.evidence.details["unscanned"] = "isolation";
+        continue;
       }
-      if (reproduced) {
-        core::TechniqueInput od = sub;
-        od.tests = *reproduced;
-        order::OrderOptions only_this;
-        only_this.only = {test};
-        only_this.max_cleaners = 1;
-        auto found = order::detect_order_dependent(od, isolation, only_this);
-        if (!found && found.error().code == util::Errc::cancelled) return std::unexpected(found.error());
-        if (found) {
-          auto o = only_for(*found, test);
-          merged = core::merge_verdicts(merged, o);
-          if (!narrowing.empty()) merged.evidence.details["order_narrowed_to"] = narrowing;
-        }
+      Lane lane(runs, std::max(1, jvms / lanes), made, total.runs);
+      core::TechniqueInput sub = input;
+      sub.budget.max_seconds = std::max(1, int(total.seconds - elapsed()));
+      sub.budget.max_runs = std::max(1, total.runs - made.load());
+      sub.budget.runs_per_test = isolated_reruns;
+      sub.fresh_jvm_per_run = true;
+      sub.tests = {v.test};
+      auto isolated = isolate({v.test, v, seen.at(v.test)}, sub, lane);
+      kept[k] = lane.take_kept();
+      if (!isolated) {
+        std::lock_guard lock(error_mutex);
+        if (!stop) stop = isolated.error();
+        return;
       }
+      v = std::move(*isolated);
     }
-    auto nio = order::detect_nio(sub, isolation, order::NioMode::isolated_method);
-    if (!nio && nio.error().code == util::Errc::cancelled) return std::unexpected(nio.error());
-    if (nio) {
-      auto n = only_for(*nio, test);
-      merged = core::merge_verdicts(merged, n);
+  };
+  std::vector<std::thread> threads;
+  for (int t = 1; t < lanes; ++t) threads.emplace_back(work);
+  work();
+  for (auto& t : threads) t.join();
+  if (stop) return std::unexpected(*stop);
+
+  // Every finding of every suspect checked against every run of the scan's rounds and
+  // isolations (core/deciding.hpp), once all of them are known.
+  std::vector<core::RecordedRun> all = std::move(rounds.runs);
+  for (auto& k : kept) all.insert(all.end(), std::make_move_iterator(k.begin()), std::make_move_iterator(k.end()));
+  const bool spent = elapsed() >= total.seconds || made >= total.runs;
+  for (size_t k : suspects) {
+    core::Verdict& v = out[k];
+    if (v.evidence.details.contains("unscanned")) continue;
+    v = core::honest_verdict(core::check_deciding(std::move(v), all));
+    if (spent && v.category == core::Category::unknown) {
+      v.evidence.details["unscanned"] = "isolation cut short by the budget";
+      v.evidence.reason += "; the budget ended during its isolated runs";
     }
-    {
-      std::vector<core::RecordedRun> all = rounds.runs;
-      all.insert(all.end(), isolation.kept.begin(), isolation.kept.end());
-      merged = core::honest_verdict(core::check_deciding(std::move(merged), all));
-    }
-    const bool spent = elapsed() >= total.seconds || rounds.runs_made + isolated_runs() >= total.runs;
-    if (spent && core::honest_verdict(merged).category == core::Category::unknown) {
-      merged.evidence.details["unscanned"] = "isolation cut short by the budget";
-      merged.evidence.reason += "; the budget ended during its isolated runs";
-    }
-    out.push_back(std::move(merged));
   }
   return out;
 }

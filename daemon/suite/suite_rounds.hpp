@@ -8,8 +8,9 @@
 // 2. Suspects: tests whose outcome differed between rounds. Only they get isolated runs: alone
 //    in fresh JVMs (rerun), the order they failed in (or passed in, when they fail alone) handed
 //    to the `order` technique (confirmation, victim or brittle, minimal polluters or
-//    state-setters, cleaners), and the NIO check (`nio`, one JVM per test). Every finding is
-//    kept in the test's verdict.
+//    state-setters, cleaners), and the NIO check (`nio`, one JVM per test); `parallelism`
+//    suspects at a time, each in a lane of its own (suite_isolation.hpp). Every finding is
+//    kept in the test's verdict and checked against every run of the scan once all are done.
 // 3. Tests that never differed: not_flaky with the number of rounds they passed (failing when
 //    they failed every round).
 // Budget: the first round measures what a round costs; the rounds that fit in 70% of the

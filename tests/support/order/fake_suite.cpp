@@ -1,6 +1,7 @@
 #include "support/order/fake_suite.hpp"
 
 #include <algorithm>
+#include <thread>
 
 namespace flakescan::test_support {
 
@@ -48,6 +49,16 @@ core::Outcome FakeRunLog::predict(const std::vector<std::string>& order) {
 
 util::Result<core::RecordedRun> FakeRunLog::run(const core::RunSpec& spec) {
   if (cancelled()) return util::fail(util::Errc::cancelled, "scan cancelled");
+  struct InFlight {
+    std::atomic<int>& now;
+    explicit InFlight(std::atomic<int>& n, std::atomic<int>& most) : now(n) {
+      int current = ++now;
+      for (int seen = most; current > seen && !most.compare_exchange_weak(seen, current);) {}
+    }
+    ~InFlight() { --now; }
+  } in_flight(at_once_, most_at_once_);
+  std::this_thread::yield();  // let a run of another thread begin meanwhile, as a JVM's would
+  std::lock_guard lock(mutex_);
   core::RecordedRun r;
   if (unrun_after_ >= 0 && runs_ >= unrun_after_) {
     r.spec = spec;

@@ -13,8 +13,13 @@
 // - a broken test always fails; an exiting test ends the JVM: it and every later test get
 //   Outcome::infra;
 // - everything else passes.
-// Run ids count from 1. run_all runs the specs one after another.
+// Run ids count from 1. run_all runs the specs one after another. Thread-safe: technique
+// `suite` isolates parallelism() suspects at once, each from a thread of its own; the
+// counters of NOD and timed tests are then shared by those threads, so a test whose
+// outcomes must not depend on how they interleave sets parallelism 1 or plants neither.
+#include <atomic>
 #include <map>
+#include <mutex>
 #include <set>
 #include <string>
 #include <vector>
@@ -45,8 +50,11 @@ class FakeRunLog : public core::RunLog {
 
   util::Result<core::RecordedRun> run(const core::RunSpec& spec) override;
   util::Result<std::vector<core::RecordedRun>> run_all(const std::vector<core::RunSpec>& specs) override;
-  int parallelism() const override { return 2; }
+  int parallelism() const override { return parallelism_; }
+  void set_parallelism(int n) { parallelism_ = n; }
   bool cancelled() const override { return cancel_after_ >= 0 && runs_ >= cancel_after_; }
+  // The most runs that were under way at the same time.
+  int most_at_once() const { return most_at_once_; }
   void plan(int n) override { planned_ += n; }
 
   int runs() const { return runs_; }
@@ -64,7 +72,10 @@ class FakeRunLog : public core::RunLog {
   core::Outcome outcome(const std::vector<std::string>& tests, size_t i, bool count_nod);
 
   FakeSuite suite_;
-  int runs_ = 0;
+  int parallelism_ = 2;
+  std::mutex mutex_;
+  std::atomic<int> at_once_{0}, most_at_once_{0};
+  std::atomic<int> runs_{0};
   int planned_ = 0;
   int cancel_after_ = -1;
   int unrun_after_ = -1;

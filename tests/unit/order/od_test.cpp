@@ -203,3 +203,35 @@ TEST_CASE("order: a test that fails in an order and both passes and fails alone 
   CHECK(v.evidence.reason.find("failed and passed when run alone") != std::string::npos);
   CHECK(v.evidence.reproducer == std::vector<std::string>{"p.T#timing"});
 }
+
+TEST_CASE("order: runs handed over take the place of the detection orders and are not counted again", "[order][od]") {
+  FakeRunLog log(example_suite());
+  // What technique suite hands over: the victim alone (passing) and an order it failed in.
+  auto alone = log.run({.tests = {"p.A#victim"}, .technique = "rerun"});
+  auto failing = log.run({.tests = {"p.G#g1", "p.C#polluter", "p.G#g2", "p.A#victim"}, .technique = "suite"});
+  REQUIRE(alone);
+  REQUIRE(failing);
+  const int before = log.runs();
+  order::OrderOptions options;
+  options.only = {"p.A#victim"};
+  options.observed = {*alone, *failing};
+  auto verdicts = order::detect_order_dependent(input_for(failing->spec.tests), log, options);
+  REQUIRE(verdicts);
+  core::Verdict v;
+  for (const auto& x : *verdicts)
+    if (x.test == "p.A#victim") v = x;
+  INFO(v.evidence.reason);
+  CHECK(v.category == Category::order_dependent);
+  CHECK(v.evidence.role == "victim");
+  CHECK(v.evidence.related.at(0) == "p.C#polluter");
+  // No detection order ran: every run made afterwards confirms, runs it alone (one run alone
+  // was handed over, three are wanted), minimises or looks for a cleaner.
+  for (size_t i = size_t(before); i < log.made().size(); ++i) {
+    const auto& purpose = log.made()[i].spec.purpose;
+    INFO(purpose);
+    CHECK((purpose.starts_with("confirm") || purpose.starts_with("alone") || purpose.starts_with("minimise") ||
+           purpose.starts_with("reproduce") || purpose.starts_with("cleaner")));
+  }
+  // The runs handed over were counted by whoever made them.
+  CHECK(v.runs.total == log.runs() - before);
+}

@@ -48,6 +48,7 @@ bool has_category(const core::Verdict& v, Category c) {
 
 TEST_CASE("suite: rounds find every planted kind, with the right category", "[suite][rounds]") {
   FakeRunLog log(planted());
+  log.set_parallelism(1);  // the NOD test's outcomes count across runs: one suspect at a time
   core::TechniqueInput in{.tests = tests(), .seed = 5};
   in.budget.runs_per_test = 6;
   auto verdicts = suite::run_suite(in, log);
@@ -86,9 +87,10 @@ TEST_CASE("suite: rounds find every planted kind, with the right category", "[su
 
 TEST_CASE("suite: a budget that allows four rounds says what it left undone", "[suite][rounds]") {
   FakeRunLog log(planted());
+  log.set_parallelism(1);
   core::TechniqueInput in{.tests = tests(), .seed = 5};
   in.budget.runs_per_test = 20;
-  in.budget.max_runs = 6;  // one JVM a round, two at a time: 70% of 6 runs is 4 rounds
+  in.budget.max_runs = 6;  // one JVM a round: 70% of 6 runs is 4 rounds
   auto verdicts = suite::run_suite(in, log);
   REQUIRE(verdicts);
   auto v = by_test(*verdicts);
@@ -165,4 +167,38 @@ TEST_CASE("suite: the rounds narrow a victim's order before delta debugging, and
   CHECK(either.verdict == VerdictKind::flaky);
   CHECK(has_category(either, Category::order_dependent));
   CHECK(either.evidence.details.count("order_narrowed_to") == 0);
+}
+
+TEST_CASE("suite: suspects are isolated side by side, never more runs at once than the parallelism", "[suite][rounds]") {
+  // Outcomes that depend only on each run's order, so that they do not depend on how the
+  // suspects' runs interleave.
+  FakeSuite s;
+  s.victims["p.A#victim"] = {{"p.C#polluter"}, {}, false};
+  s.victims["p.I#victim"] = {{"p.J#polluter"}, {}, false};
+  s.brittles["p.B#brittle"] = {"p.D#setter"};
+  s.nio.insert("p.H#nio");
+  std::vector<std::string> t{"p.A#victim", "p.B#brittle", "p.C#polluter", "p.D#setter", "p.H#nio", "p.I#victim", "p.J#polluter"};
+  for (int i = 0; i < 24; ++i) t.push_back("p.G" + std::to_string(i % 6) + "#g" + std::to_string(i));
+  for (int parallelism : {2, 3}) {
+    FakeRunLog log(s);
+    log.set_parallelism(parallelism);
+    core::TechniqueInput in{.tests = t, .seed = 7};
+    in.budget.runs_per_test = 8;
+    auto verdicts = suite::run_suite(in, log);
+    REQUIRE(verdicts);
+    auto v = by_test(*verdicts);
+    INFO("parallelism " << parallelism);
+    for (const char* victim : {"p.A#victim", "p.I#victim"}) {
+      INFO(victim << ": " << v[victim].evidence.reason);
+      CHECK(has_category(v[victim], Category::order_dependent));
+      CHECK(v[victim].evidence.role == "victim");
+    }
+    CHECK(v["p.A#victim"].evidence.related.at(0) == "p.C#polluter");
+    CHECK(v["p.I#victim"].evidence.related.at(0) == "p.J#polluter");
+    CHECK(v["p.B#brittle"].evidence.role == "brittle");
+    CHECK(v["p.B#brittle"].evidence.related.at(0) == "p.D#setter");
+    CHECK(has_category(v["p.H#nio"], Category::nio));
+    for (int i = 0; i < 24; ++i) CHECK(v["p.G" + std::to_string(i % 6) + "#g" + std::to_string(i)].verdict == VerdictKind::not_flaky);
+    CHECK(log.most_at_once() <= parallelism);
+  }
 }

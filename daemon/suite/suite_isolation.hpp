@@ -1,0 +1,74 @@
+#pragma once
+// Step 2 of technique `suite` (suite_rounds.hpp): the isolated runs of one suspect, and the
+// lanes that let several suspects be isolated at the same time.
+//
+// A suspect, in one lane:
+//   1. alone in fresh JVMs (technique rerun, 3 runs);
+//   2. when it only passed alone (or only failed alone): the round order it failed (passed) in,
+//      where it had not run before (a second run in one JVM is the NIO check's), narrowed by the rounds (suite_plan.hpp) and, when the narrowed order does not give that
+//      outcome again, the whole prefix; an order that does goes to technique `order` together
+//      with the runs alone and the run that reproduced it (OrderOptions::observed), so that
+//      `order` confirms, classifies, minimises and looks for a cleaner without running its
+//      detection orders again;
+//   3. the NIO check (technique nio, isolated-method).
+// The findings are merged into one verdict; checking them against every run the scan made
+// (core/deciding.hpp) is left to the caller, once every suspect is done.
+#include <algorithm>
+#include <atomic>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "core/technique.hpp"
+
+namespace flakescan::suite {
+
+// Where a test was observed in the rounds: the run and its position there.
+struct Seen {
+  const core::RecordedRun* run = nullptr;
+  size_t pos = 0;
+  core::Outcome outcome = core::Outcome::infra;
+};
+
+// The RunLog of one suspect's isolation: runs go to the scan's log, at most `parallelism` at
+// once, and count against a run budget every lane shares (past it a run fails with
+// Errc::too_large, which every technique takes as the end of its budget). Every run made is
+// kept. Lanes run side by side, one thread each; run_all's own threads share a lane safely.
+class Lane final : public core::RunLog {
+ public:
+  Lane(core::RunLog& scan, int parallelism, std::atomic<int>& made, int max_runs)
+      : scan_(scan), parallelism_(std::max(1, parallelism)), made_(made), max_runs_(max_runs) {}
+
+  util::Result<core::RecordedRun> run(const core::RunSpec& spec) override;
+  util::Result<std::vector<core::RecordedRun>> run_all(const std::vector<core::RunSpec>& specs) override;
+  util::Result<core::RecordedRun> run_debugged(const core::RunSpec& spec, const core::TestExecutor::DriveFn& drive) override;
+  int parallelism() const override { return parallelism_; }
+  bool cancelled() const override { return scan_.cancelled(); }
+  void plan(int n) override { scan_.plan(n); }
+
+  const std::vector<core::RecordedRun>& kept() const { return kept_; }
+  std::vector<core::RecordedRun> take_kept() { return std::move(kept_); }
+
+ private:
+  util::Result<void> claim();
+  util::Result<core::RecordedRun> keep(util::Result<core::RecordedRun> run);
+
+  core::RunLog& scan_;
+  int parallelism_;
+  std::atomic<int>& made_;
+  int max_runs_;
+  std::mutex kept_mutex_;
+  std::vector<core::RecordedRun> kept_;
+};
+
+struct Suspect {
+  std::string test;
+  core::Verdict from_rounds;  // flaky: its outcome differed between rounds
+  std::vector<Seen> seen;     // its observations in the rounds
+};
+
+// Steps 1 to 3 for one suspect; `sub` is the scan's input with the budget left for it.
+// Errors only when the scan was cancelled; a budget that ends midway keeps what was found.
+util::Result<core::Verdict> isolate(const Suspect& suspect, const core::TechniqueInput& sub, Lane& lane);
+
+}  // namespace flakescan::suite
