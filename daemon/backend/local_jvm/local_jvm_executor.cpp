@@ -53,6 +53,14 @@ std::vector<std::string> default_platform_jars(const fs::path& java_lib) {
   return out;
 }
 
+std::vector<std::string> runner_jvm_args(const std::vector<std::string>& requested) {
+  for (const auto& a : requested)
+    if (a.find("Tiered") != std::string::npos) return requested;
+  std::vector<std::string> out{"-XX:TieredStopAtLevel=1"};
+  out.insert(out.end(), requested.begin(), requested.end());
+  return out;
+}
+
 std::vector<std::string> missing_classpath_entries(const std::vector<std::string>& classpath) {
   std::vector<std::string> missing;
   for (const auto& entry : classpath) {

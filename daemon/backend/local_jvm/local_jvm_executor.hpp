@@ -33,6 +33,13 @@ struct LocalJvmConfig {
 // Debian's JUnit Platform jars under `java_lib` (/usr/share/java), in the order the runner needs.
 std::vector<std::string> default_platform_jars(const std::filesystem::path& java_lib);
 
+// The options runner JVMs start with: C1 only (-XX:TieredStopAtLevel=1) and then `requested`
+// (a scan's jvm_args), unless those name a tiered-compilation option of their own. Test JVMs
+// live for seconds: C2 compiles code that the tests are done with by then, and a 2,000-test
+// round took half the CPU without it (docs/benchmarks.md, suite_scan). It changes how fast
+// code runs, not what it does.
+std::vector<std::string> runner_jvm_args(const std::vector<std::string>& requested);
+
 // Entries of a classpath that do not exist ("dir/*" wildcards are checked as dirs).
 std::vector<std::string> missing_classpath_entries(const std::vector<std::string>& classpath);
 
