@@ -358,17 +358,10 @@ util::Result<std::shared_ptr<EventLog>> ScanManager::events(const std::string& i
 }
 
 util::Result<nlohmann::json> ScanManager::replay(const std::string& id, const nlohmann::json& body) {
-  if (!body.is_object() || !body.contains("test") || !body["test"].is_string())
-    return util::fail(Errc::invalid_argument, "'test' (pkg.Class#method) is required");
-  for (const auto& [key, value] : body.items())
-    if (key != "test" && key != "runs") return util::fail(Errc::invalid_argument, "unknown field '" + key + "'");
-  std::string test = body["test"];
-  int runs_wanted = 3;
-  if (body.contains("runs")) {
-    if (!body["runs"].is_number_integer() || body["runs"] < 1 || body["runs"] > 100)
-      return util::fail(Errc::invalid_argument, "'runs' must be an integer between 1 and 100");
-    runs_wanted = body["runs"];
-  }
+  auto asked = parse_replay_request(body);
+  if (!asked) return std::unexpected(asked.error());
+  const std::string test = asked->test;
+  const int runs_wanted = asked->runs;
   auto record = store_.scan(id);
   if (!record) return std::unexpected(record.error());
   auto rows = store_.verdicts(id);

@@ -206,4 +206,21 @@ nlohmann::json ScanRequest::to_json() const {
   return j;
 }
 
+util::Result<ReplayRequest> parse_replay_request(const nlohmann::json& body) {
+  if (!body.is_object() || !body.contains("test") || !body["test"].is_string())
+    return util::fail(util::Errc::invalid_argument, "'test' (pkg.Class#method) is required");
+  for (const auto& [key, value] : body.items())
+    if (key != "test" && key != "runs") return util::fail(util::Errc::invalid_argument, "unknown field '" + key + "'");
+  ReplayRequest r;
+  r.test = body["test"];
+  if (body.contains("runs")) {
+    if (!body["runs"].is_number_integer() || body["runs"] < 1 || body["runs"] > 100)
+      return util::fail(util::Errc::invalid_argument, "'runs' must be an integer between 1 and 100");
+    r.runs = body["runs"];
+  }
+  return r;
+}
+
+nlohmann::json ReplayRequest::to_json() const { return {{"test", test}, {"runs", runs}}; }
+
 }  // namespace flakescan::scan

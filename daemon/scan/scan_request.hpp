@@ -38,4 +38,14 @@ struct ScanRequest {
 util::Result<ScanRequest> parse_scan_request(const nlohmann::json& body,
                                              const std::vector<std::string>& known_techniques);
 
+// POST /v1/scans/{id}/replays: {"test": "pkg.Class#method", "runs": 1..100 (default 3)}.
+struct ReplayRequest {
+  std::string test;
+  int runs = 3;
+
+  nlohmann::json to_json() const;
+};
+
+util::Result<ReplayRequest> parse_replay_request(const nlohmann::json& body);
+
 }  // namespace flakescan::scan

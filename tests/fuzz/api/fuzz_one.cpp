@@ -40,15 +40,23 @@ bool exploration_body(const json& body) {
   return again && again->to_json() == normal;
 }
 
+bool replay_body(const json& body) {
+  auto request = scan::parse_replay_request(body);
+  if (!request) return refused_properly(request.error());
+  auto again = scan::parse_replay_request(request->to_json());
+  return again && again->to_json() == request->to_json() && again->runs >= 1 && again->runs <= 100;
+}
+
 }  // namespace
 
 bool fuzz_one(const std::uint8_t* data, std::size_t size) {
   if (size == 0) return true;
-  const bool scans = (data[0] & 1) == 0;
+  const int route = data[0] % 3;  // 0 POST /v1/scans, 1 POST /v1/explorations, 2 POST /v1/scans/{id}/replays
   std::string text(reinterpret_cast<const char*>(data + 1), size - 1);
   json body = json::parse(text, nullptr, false);  // as the routes parse: never throws
   if (body.is_discarded()) return true;           // 400 "not valid JSON"
-  return scans ? scan_body(body) : exploration_body(body);
+  if (route == 0) return scan_body(body);
+  return route == 1 ? exploration_body(body) : replay_body(body);
 }
 
 }  // namespace flakescan::api::fuzz

@@ -103,3 +103,22 @@ TEST_CASE("strategy and the per-test budget of explore are read and written back
   CHECK(again->strategy == core::ExploreStrategy::both);
   CHECK(again->budget.max_runs_per_test == 12);
 }
+
+TEST_CASE("a replay request names its test and takes 1 to 100 runs, 3 by default", "[scan][request][replay]") {
+  auto r = scan::parse_replay_request({{"test", "p.A#one"}});
+  REQUIRE(r);
+  CHECK(r->test == "p.A#one");
+  CHECK(r->runs == 3);
+  CHECK(r->to_json() == json{{"test", "p.A#one"}, {"runs", 3}});
+  auto five = scan::parse_replay_request({{"test", "p.A#one"}, {"runs", 5}});
+  REQUIRE(five);
+  CHECK(five->runs == 5);
+  for (const json& bad : {json::array(), json{{"runs", 2}}, json{{"test", 7}}, json{{"test", "p.A#one"}, {"runs", 0}},
+                          json{{"test", "p.A#one"}, {"runs", 101}}, json{{"test", "p.A#one"}, {"runs", 2.5}},
+                          json{{"test", "p.A#one"}, {"repeat", 2}}}) {
+    INFO(bad.dump());
+    auto refused = scan::parse_replay_request(bad);
+    REQUIRE_FALSE(refused);
+    CHECK(refused.error().code == util::Errc::invalid_argument);
+  }
+}
