@@ -10,6 +10,7 @@
 #include "support/classpath_file.hpp"
 #include "backend/local_jvm/local_jvm_executor.hpp"
 #include "event_order/explore.hpp"
+#include "event_order/message_scheduler.hpp"
 #include "looper_trace/message_tracer.hpp"
 #include "integration/event_order/local_run_log.hpp"
 
@@ -172,5 +173,50 @@ TEST_CASE("maxdiff finds the swap and the overtake of MessageOrderTest, the twin
     CHECK(v.runs.failed == 0);
     CHECK(v.runs.passed >= 2);  // the trace and at least one order: it was explored
   }
+  fs::remove_all(config.work_dir);
+}
+
+// A poster held after an anchor is let go only once the anchor was handled (the main thread
+// entered MessageQueue.next() again), not when its dispatch began: the fixture's anchor starts
+// the poster and then watches the main queue, as an idle check looks at it while it runs, and
+// fails when the poster's message arrives meanwhile. Released at the anchor's start (the
+// scheduler before this test) the message was never held at all, since the anchor had begun
+// before the poster existed, and the run failed. The hold must end at next(), not by the
+// quiet-time safety release (which notes itself).
+TEST_CASE("maxdiff: a held message reaches the main queue only after its anchor was handled",
+          "[integration][explore][maxdiff]") {
+  auto config = example_config("anchor-handled");
+  config.classpath.push_back(EVENT_ORDER_FIXTURE_JAR);
+  backend::LocalJvmExecutor executor(config);
+  test_support::LocalRunLog runs(executor);
+  const std::string test = "io.flakescan.fixture.hold.AnchorWatchesQueueTest#noMessageArrivesWhileTheAnchorRuns";
+  core::RunSpec spec;
+  spec.tests = {test};
+  spec.technique = "explore";
+
+  looper_trace::MessageTrace trace;
+  auto traced = runs.run_debugged(spec, [&](core::Vm& vm) { return looper_trace::trace_messages(vm, test, {}, trace); });
+  REQUIRE(traced);
+  INFO(looper_trace::format_message_trace(trace));
+  // Nothing held: the loader posts while the anchor watches.
+  CHECK(core::is_failure(traced->report.outcome_at(0)));
+  std::optional<size_t> loaded;
+  for (size_t i = 0; i < trace.messages.size(); ++i)
+    if (trace.threads[size_t(trace.messages[i].sender)].name == "loader") loaded = i;
+  REQUIRE(loaded);
+  const int anchor = trace.threads[size_t(trace.messages[*loaded].sender)].started_in;
+  REQUIRE(anchor >= 0);
+  const std::vector<event_order::Placement> placements{
+      {trace.messages[*loaded].identity.key(), trace.messages[size_t(anchor)].identity.key()}};
+
+  event_order::MessageScheduleResult result;
+  auto run = runs.run_debugged(spec, [&](core::Vm& vm) {
+    return event_order::run_message_schedule(vm, test, placements, {}, result);
+  });
+  REQUIRE(run);
+  INFO(event_order::format_placements(placements) << result.note << "\n" << looper_trace::format_message_trace(result.trace));
+  CHECK(result.all_realised());
+  CHECK(run->report.outcome_at(0) == core::Outcome::pass);
+  CHECK(result.note.find("released after") == std::string::npos);
   fs::remove_all(config.work_dir);
 }
