@@ -149,6 +149,7 @@ util::Result<void> run_message_schedule(core::Vm& vm, const std::string& test, c
         finish();
         return {};
       case Kind::end_of_test:
+        (void)session.on_test_ended(call());  // best effort: detach clears them too
         if (!held.empty()) out.note += "the test ended while messages were held; ";
         if (auto r = release_ready(true); !r) return r;
         finish();

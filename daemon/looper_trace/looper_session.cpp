@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <utility>
 
 namespace flakescan::looper_trace {
 
@@ -105,6 +106,14 @@ util::Result<void> LooperSession::watch_main_next(core::Deadline deadline) {
                                 .only_thread = main_thread_}, deadline);
   if (!bp) return std::unexpected(bp.error());
   next_bp_ = *bp;
+  return {};
+}
+
+util::Result<void> LooperSession::on_test_ended(core::Deadline deadline) {
+  auto handles = std::exchange(end_bps_, {});
+  if (next_bp_) handles.push_back(std::exchange(next_bp_, 0));
+  for (auto handle : handles)
+    if (auto r = vm_.clear(handle, deadline); !r) return r;
   return {};
 }
 

@@ -85,6 +85,12 @@ class LooperSession {
   // After on_test_started: a thread-suspending method-entry breakpoint on the queue's
   // next() for the main thread only; its stops classify as Kind::main_next.
   util::Result<void> watch_main_next(core::Deadline deadline);
+  // At the first end-of-test stop, the testing thread still suspended there: clears the end
+  // markers and next(), so that none of them fires while the debugger detaches. A stop that
+  // fires as the VM handles Dispose can leave its thread suspended for good (seen under
+  // stress-ng: the testing thread at RunNotifier.fireTestFinished, the second marker, until
+  // the run's deadline); next() fires at the end of every main-thread message.
+  util::Result<void> on_test_ended(core::Deadline deadline);
 
   // At a hook stop: the posting thread's role, or nullopt when the queue is not the main one.
   util::Result<std::optional<Role>> role_at_hook(core::ThreadRef thread, core::Deadline deadline);

@@ -37,6 +37,7 @@ util::Result<void> trace_messages(core::Vm& vm, const std::string& test, const M
           out = recorder.finish();
           return {};
         case LooperSession::Kind::end_of_test:
+          (void)session.on_test_ended(call());  // best effort: detach clears them too
           out = recorder.finish();
           return session.resume(*ev, call());  // the executor detaches and lets it finish
         case LooperSession::Kind::line:
