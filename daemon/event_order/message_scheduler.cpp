@@ -88,6 +88,11 @@ util::Result<void> run_message_schedule(core::Vm& vm, const std::string& test, c
   if (auto r = recorder.start(call()); !r) return r;
   if (auto r = session.start(call()); !r) return r;
   std::vector<Held> held;
+  std::set<std::string> placed;  // keys of the messages the placements order
+  for (const auto& p : placements) placed.insert({p.message, p.after});
+  // The end-of-test stop, kept while released messages are still on their way to dispatch.
+  std::optional<core::VmEvent> ending;
+  Clock::time_point ending_since;
   int current_line = -1;
   auto last_event = Clock::now();
 
@@ -117,6 +122,21 @@ util::Result<void> run_message_schedule(core::Vm& vm, const std::string& test, c
     out.trace = recorder.finish();
     judge(placements, out);
   };
+  // The test ended: once every placed message that was sent has been dispatched (or the
+  // run was quiet for `wait`, or `longest_hold` passed), the trace is complete and the
+  // testing thread goes on.
+  auto try_end = [&](bool& done) -> util::Result<void> {
+    const auto& sent = recorder.trace().messages;
+    const bool arrived = std::all_of(sent.begin(), sent.end(), [&](const looper_trace::Message& m) {
+      return m.dispatched_at_ms || !placed.contains(m.identity.key());
+    });
+    const auto now = Clock::now();
+    done = arrived || now - last_event >= options.wait || now - ending_since >= options.longest_hold;
+    if (!done) return {};
+    if (!arrived) out.note += "a placed message was not dispatched after the end; ";
+    finish();
+    return session.resume(*ending, call());
+  };
 
   while (Clock::now() < end_by) {
     auto ev = vm.next_event(core::deadline_in(50ms));
@@ -126,6 +146,11 @@ util::Result<void> run_message_schedule(core::Vm& vm, const std::string& test, c
         return {};
       }
       if (ev.error().code != util::Errc::timeout) return std::unexpected(ev.error());
+      if (ending) {
+        bool done = false;
+        if (auto r = try_end(done); !r || done) return r;
+        continue;
+      }
       if (auto r = release_ready(false); !r) return r;
       continue;
     }
@@ -141,6 +166,11 @@ util::Result<void> run_message_schedule(core::Vm& vm, const std::string& test, c
       progress.dispatch_began(*index ? recorder.trace().messages[**index].identity.key() : std::string{},
                               ev->thread == session.main_thread());
       if (auto r = session.resume(*ev, call()); !r) return r;
+      if (ending) {
+        bool done = false;
+        if (auto r = try_end(done); !r || done) return r;
+        continue;
+      }
       if (auto r = release_ready(false); !r) return r;
       continue;
     }
@@ -148,12 +178,21 @@ util::Result<void> run_message_schedule(core::Vm& vm, const std::string& test, c
       case Kind::vm_end:
         finish();
         return {};
-      case Kind::end_of_test:
+      case Kind::end_of_test: {
+        if (ending) break;
         (void)session.on_test_ended(call());  // best effort: detach clears them too
         if (!held.empty()) out.note += "the test ended while messages were held; ";
         if (auto r = release_ready(true); !r) return r;
-        finish();
-        return session.resume(*ev, call());
+        // A placed message sent late (let go once the last message the test waited for was
+        // handled, or posted with a delay) is dispatched only after the test's last
+        // statement: the testing thread waits at the end for it, so that the trace shows the
+        // order the run realised.
+        ending = *ev;
+        ending_since = Clock::now();
+        bool done = false;
+        if (auto r = try_end(done); !r || done) return r;
+        continue;
+      }
       case Kind::line:
         if (!session.started()) {
           if (auto r = session.on_test_started(ev->thread, call()); !r) return r;
@@ -175,7 +214,7 @@ util::Result<void> run_message_schedule(core::Vm& vm, const std::string& test, c
       case Kind::hook: {
         auto index = recorder.on_send(*ev, current_line, call());
         if (!index) return std::unexpected(index.error());
-        if (!*index) break;
+        if (!*index || ending) break;  // nothing is held once the test has ended
         const auto& m = recorder.trace().messages[**index];
         auto key = m.identity.key();
         if (ev->thread == session.main_thread()) {
@@ -194,6 +233,7 @@ util::Result<void> run_message_schedule(core::Vm& vm, const std::string& test, c
     if (auto r = session.resume(*ev, call()); !r) return r;
   }
   (void)release_ready(true);
+  if (ending) (void)session.resume(*ending, call());
   finish();
   return util::fail(util::Errc::timeout, "message schedule run of " + test + " did not finish in time");
 }

@@ -176,6 +176,41 @@ TEST_CASE("maxdiff finds the swap and the overtake of MessageOrderTest, the twin
   fs::remove_all(config.work_dir);
 }
 
+namespace {
+
+// The first message `thread_name` posted in a traced run of the fixture test, placed after
+// the message its thread was started in (the anchor); the traced run's outcome.
+struct AnchorPlacement {
+  std::vector<event_order::Placement> placements;
+  core::Outcome traced = core::Outcome::pass;
+};
+
+AnchorPlacement place_after_anchor(test_support::LocalRunLog& runs, const core::RunSpec& spec,
+                                   const std::string& thread_name) {
+  const std::string& test = spec.tests.front();
+  looper_trace::MessageTrace trace;
+  auto traced = runs.run_debugged(spec, [&](core::Vm& vm) { return looper_trace::trace_messages(vm, test, {}, trace); });
+  REQUIRE(traced);
+  INFO(looper_trace::format_message_trace(trace));
+  std::optional<size_t> posted;
+  for (size_t i = 0; i < trace.messages.size() && !posted; ++i)
+    if (trace.threads[size_t(trace.messages[i].sender)].name == thread_name) posted = i;
+  REQUIRE(posted);
+  const int anchor = trace.threads[size_t(trace.messages[*posted].sender)].started_in;
+  REQUIRE(anchor >= 0);
+  return {{{trace.messages[*posted].identity.key(), trace.messages[size_t(anchor)].identity.key()}},
+          traced->report.outcome_at(0)};
+}
+
+core::RunSpec fixture_spec(const std::string& method) {
+  core::RunSpec spec;
+  spec.tests = {"io.flakescan.fixture.hold.AnchorWatchesQueueTest#" + method};
+  spec.technique = "explore";
+  return spec;
+}
+
+}  // namespace
+
 // A poster held after an anchor is let go only once the anchor was handled (the main thread
 // entered MessageQueue.next() again), not when its dispatch began: the fixture's anchor starts
 // the poster and then watches the main queue, as an idle check looks at it while it runs, and
@@ -189,34 +224,45 @@ TEST_CASE("maxdiff: a held message reaches the main queue only after its anchor 
   config.classpath.push_back(EVENT_ORDER_FIXTURE_JAR);
   backend::LocalJvmExecutor executor(config);
   test_support::LocalRunLog runs(executor);
-  const std::string test = "io.flakescan.fixture.hold.AnchorWatchesQueueTest#noMessageArrivesWhileTheAnchorRuns";
-  core::RunSpec spec;
-  spec.tests = {test};
-  spec.technique = "explore";
-
-  looper_trace::MessageTrace trace;
-  auto traced = runs.run_debugged(spec, [&](core::Vm& vm) { return looper_trace::trace_messages(vm, test, {}, trace); });
-  REQUIRE(traced);
-  INFO(looper_trace::format_message_trace(trace));
-  // Nothing held: the loader posts while the anchor watches.
-  CHECK(core::is_failure(traced->report.outcome_at(0)));
-  std::optional<size_t> loaded;
-  for (size_t i = 0; i < trace.messages.size(); ++i)
-    if (trace.threads[size_t(trace.messages[i].sender)].name == "loader") loaded = i;
-  REQUIRE(loaded);
-  const int anchor = trace.threads[size_t(trace.messages[*loaded].sender)].started_in;
-  REQUIRE(anchor >= 0);
-  const std::vector<event_order::Placement> placements{
-      {trace.messages[*loaded].identity.key(), trace.messages[size_t(anchor)].identity.key()}};
+  const auto spec = fixture_spec("noMessageArrivesWhileTheAnchorRuns");
+  auto traced = place_after_anchor(runs, spec, "loader");
+  CHECK(core::is_failure(traced.traced));  // nothing held: the loader posts while the anchor watches
 
   event_order::MessageScheduleResult result;
   auto run = runs.run_debugged(spec, [&](core::Vm& vm) {
-    return event_order::run_message_schedule(vm, test, placements, {}, result);
+    return event_order::run_message_schedule(vm, spec.tests.front(), traced.placements, {}, result);
   });
   REQUIRE(run);
-  INFO(event_order::format_placements(placements) << result.note << "\n" << looper_trace::format_message_trace(result.trace));
+  INFO(event_order::format_placements(traced.placements) << result.note << "\n"
+                                                           << looper_trace::format_message_trace(result.trace));
   CHECK(result.all_realised());
   CHECK(run->report.outcome_at(0) == core::Outcome::pass);
   CHECK(result.note.find("released after") == std::string::npos);
+  fs::remove_all(config.work_dir);
+}
+
+// A placed message dispatched only after the test's last statement (here: posted with a delay
+// that outlasts the test; in the examples: let go once the idle check the test ended on was
+// handled) is in the run's trace: the testing thread waits at the end of the test for it.
+// Before, the trace ended at the end of the test and the placement was never realised.
+TEST_CASE("maxdiff: a placed message dispatched after the test's last statement is in the run's trace",
+          "[integration][explore][maxdiff]") {
+  auto config = example_config("after-the-test");
+  config.classpath.push_back(EVENT_ORDER_FIXTURE_JAR);
+  backend::LocalJvmExecutor executor(config);
+  test_support::LocalRunLog runs(executor);
+  const auto spec = fixture_spec("messageComesAfterTheTest");
+  auto traced = place_after_anchor(runs, spec, "late-loader");
+
+  event_order::MessageScheduleResult result;
+  auto run = runs.run_debugged(spec, [&](core::Vm& vm) {
+    return event_order::run_message_schedule(vm, spec.tests.front(), traced.placements, {}, result);
+  });
+  REQUIRE(run);
+  INFO(event_order::format_placements(traced.placements) << result.note << "\n"
+                                                           << looper_trace::format_message_trace(result.trace));
+  CHECK(run->report.outcome_at(0) == core::Outcome::pass);
+  CHECK(result.all_realised());
+  CHECK(result.note.find("not dispatched") == std::string::npos);
   fs::remove_all(config.work_dir);
 }
