@@ -122,16 +122,22 @@ util::Result<void> run_message_schedule(core::Vm& vm, const std::string& test, c
     out.trace = recorder.finish();
     judge(placements, out);
   };
-  // The test ended: once every placed message that was sent has been dispatched (or the
-  // run was quiet for `wait`, or `longest_hold` passed), the trace is complete and the
-  // testing thread goes on.
+  // The test ended: once every placed message that was sent has been dispatched and the
+  // threads the test started are idle (or the run was quiet for `wait`, or `longest_hold`
+  // passed), the trace is complete and the testing thread goes on.
   auto try_end = [&](bool& done) -> util::Result<void> {
     const auto& sent = recorder.trace().messages;
     const bool arrived = std::all_of(sent.begin(), sent.end(), [&](const looper_trace::Message& m) {
       return m.dispatched_at_ms || !placed.contains(m.identity.key());
     });
+    bool settled = arrived;
+    if (settled) {
+      auto busy = recorder.started_threads_busy(call());
+      if (!busy) return std::unexpected(busy.error());
+      settled = !*busy;
+    }
     const auto now = Clock::now();
-    done = arrived || now - last_event >= options.wait || now - ending_since >= options.longest_hold;
+    done = settled || now - last_event >= options.wait || now - ending_since >= options.longest_hold;
     if (!done) return {};
     if (!arrived) out.note += "a placed message was not dispatched after the end; ";
     finish();
@@ -184,9 +190,9 @@ util::Result<void> run_message_schedule(core::Vm& vm, const std::string& test, c
         if (!held.empty()) out.note += "the test ended while messages were held; ";
         if (auto r = release_ready(true); !r) return r;
         // A placed message sent late (let go once the last message the test waited for was
-        // handled, or posted with a delay) is dispatched only after the test's last
-        // statement: the testing thread waits at the end for it, so that the trace shows the
-        // order the run realised.
+        // handled, posted with a delay, or by a thread that was still busy) is dispatched
+        // only after the test's last statement: the testing thread waits at the end for it,
+        // so that the trace shows the order the run realised.
         ending = *ev;
         ending_since = Clock::now();
         bool done = false;

@@ -20,9 +20,11 @@
 // the run's note says so.
 //
 // When the test ends (its first end marker), held posters are let go and the testing thread
-// waits there until every placed message that was sent has been dispatched: a message let go
-// once the idle check the test ended on was handled is dispatched only after the test's last
-// statement, and the trace would otherwise end without it (placement unrealised).
+// waits there until every placed message that was sent has been dispatched and the threads
+// the test started are idle (MessageRecorder::started_threads_busy; bounded like a hold): a
+// message let go once the idle check the test ended on was handled is dispatched only after
+// the test's last statement, and the trace would otherwise end without it (placement
+// unrealised).
 //
 // The main thread is never held (it is the one that has to dispatch A): such a placement
 // is left unrealised. A held poster is released without A when the run has been quiet for

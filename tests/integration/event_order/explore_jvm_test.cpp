@@ -266,3 +266,30 @@ TEST_CASE("maxdiff: a placed message dispatched after the test's last statement 
   CHECK(result.note.find("not dispatched") == std::string::npos);
   fs::remove_all(config.work_dir);
 }
+
+// Work that outlasts the test's last statement is in the message trace: the testing thread
+// waits at its end marker while a thread the test started is busy (here: sleeping 200 ms
+// before it posts), so the traced run of a test that lost its race still shows the message
+// it did not wait for. Before, the trace ended with the test and had no async message.
+TEST_CASE("maxdiff: the message trace waits at the end of the test for a thread the test started that is still busy",
+          "[integration][explore][maxdiff]") {
+  auto config = example_config("late-poster");
+  config.classpath.push_back(EVENT_ORDER_FIXTURE_JAR);
+  backend::LocalJvmExecutor executor(config);
+  test_support::LocalRunLog runs(executor);
+  const auto spec = fixture_spec("postComesAfterTheTest");
+  looper_trace::MessageTrace trace;
+  auto traced = runs.run_debugged(spec, [&](core::Vm& vm) {
+    return looper_trace::trace_messages(vm, spec.tests.front(), {}, trace);
+  });
+  REQUIRE(traced);
+  INFO(looper_trace::format_message_trace(trace));
+  CHECK(traced->report.outcome_at(0) == core::Outcome::pass);
+  std::optional<size_t> late;
+  for (size_t i = 0; i < trace.messages.size(); ++i)
+    if (trace.threads[size_t(trace.messages[i].sender)].name == "late-poster") late = i;
+  REQUIRE(late);
+  CHECK(trace.async(*late));
+  CHECK(trace.messages[*late].dispatched_at_ms);
+  fs::remove_all(config.work_dir);
+}
