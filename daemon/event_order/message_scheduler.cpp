@@ -145,6 +145,10 @@ util::Result<void> run_message_schedule(core::Vm& vm, const std::string& test, c
   };
 
   while (Clock::now() < end_by) {
+    if (ending) {
+      bool done = false;
+      if (auto r = try_end(done); !r || done) return r;
+    }
     auto ev = vm.next_event(core::deadline_in(50ms));
     if (!ev) {
       if (ev.error().code == util::Errc::disconnected) {
@@ -152,11 +156,6 @@ util::Result<void> run_message_schedule(core::Vm& vm, const std::string& test, c
         return {};
       }
       if (ev.error().code != util::Errc::timeout) return std::unexpected(ev.error());
-      if (ending) {
-        bool done = false;
-        if (auto r = try_end(done); !r || done) return r;
-        continue;
-      }
       if (auto r = release_ready(false); !r) return r;
       continue;
     }
@@ -172,11 +171,6 @@ util::Result<void> run_message_schedule(core::Vm& vm, const std::string& test, c
       progress.dispatch_began(*index ? recorder.trace().messages[**index].identity.key() : std::string{},
                               ev->thread == session.main_thread());
       if (auto r = session.resume(*ev, call()); !r) return r;
-      if (ending) {
-        bool done = false;
-        if (auto r = try_end(done); !r || done) return r;
-        continue;
-      }
       if (auto r = release_ready(false); !r) return r;
       continue;
     }
@@ -195,9 +189,7 @@ util::Result<void> run_message_schedule(core::Vm& vm, const std::string& test, c
         // so that the trace shows the order the run realised.
         ending = *ev;
         ending_since = Clock::now();
-        bool done = false;
-        if (auto r = try_end(done); !r || done) return r;
-        continue;
+        continue;  // the testing thread stays at its end marker meanwhile
       }
       case Kind::line:
         if (!session.started()) {

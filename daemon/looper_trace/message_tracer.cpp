@@ -36,14 +36,14 @@ util::Result<void> trace_messages(core::Vm& vm, const std::string& test, const M
     return session.resume(*ending, call());  // the executor detaches and lets it finish
   };
   while (Clock::now() < end_by) {
+    if (ending) {
+      bool done = false;
+      if (auto r = try_end(done); !r || done) return r;
+    }
     auto ev = vm.next_event(core::deadline_in(ending ? 50ms : 200ms));
     if (!ev) {
       if (ev.error().code == util::Errc::disconnected) break;
       if (ev.error().code != util::Errc::timeout) return std::unexpected(ev.error());
-      if (ending) {
-        bool done = false;
-        if (auto r = try_end(done); !r || done) return r;
-      }
       continue;
     }
     if (recorder.is_dispatch(*ev)) {
@@ -60,8 +60,6 @@ util::Result<void> trace_messages(core::Vm& vm, const std::string& test, const M
           (void)session.on_test_ended(call());  // best effort: detach clears them too
           ending = *ev;
           ending_since = Clock::now();
-          bool done = false;
-          if (auto r = try_end(done); !r || done) return r;
           continue;  // the testing thread stays at its end marker meanwhile
         }
         case LooperSession::Kind::line:
@@ -76,10 +74,6 @@ util::Result<void> trace_messages(core::Vm& vm, const std::string& test, const M
       }
     }
     if (auto r = session.resume(*ev, call()); !r) return r;
-    if (ending) {
-      bool done = false;
-      if (auto r = try_end(done); !r || done) return r;
-    }
   }
   if (ending) (void)session.resume(*ending, call());
   out = recorder.finish();
