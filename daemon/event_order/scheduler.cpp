@@ -101,6 +101,7 @@ util::Result<void> run_schedule(core::Vm& vm, const std::string& test, const Sch
     switch (session.classify(*ev)) {
       case Kind::vm_end: return {};
       case Kind::end_of_test: {
+        (void)session.on_test_ended(call());  // best effort: detach clears them too
         st.test_over = true;
         st.line_since = Clock::now();
         if (st.held && !st.released) {
@@ -173,6 +174,7 @@ util::Result<void> run_schedule(core::Vm& vm, const std::string& test, const Sch
           continue;
         }
         break;
+      case Kind::main_next: break;  // never asked for here
     }
     if (auto r = session.resume(*ev, call()); !r) return r;
   }

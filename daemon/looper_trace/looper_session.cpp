@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <utility>
 
 namespace flakescan::looper_trace {
 
@@ -63,6 +64,7 @@ LooperSession::Kind LooperSession::classify(const core::VmEvent& event) const {
     case core::EventKind::disconnected: return Kind::vm_end;
     case core::EventKind::breakpoint:
       if (event.handle == hook_bp_) return Kind::hook;
+      if (next_bp_ && event.handle == next_bp_) return Kind::main_next;
       if (std::find(end_bps_.begin(), end_bps_.end(), event.handle) != end_bps_.end()) return Kind::end_of_test;
       if (std::find(line_bps_.begin(), line_bps_.end(), event.handle) != line_bps_.end()) return Kind::line;
       return Kind::other;
@@ -94,6 +96,24 @@ util::Result<void> LooperSession::on_test_started(core::ThreadRef testing, core:
     if (!end) return std::unexpected(end.error());
     end_bps_.push_back(*end);
   }
+  return {};
+}
+
+util::Result<void> LooperSession::watch_main_next(core::Deadline deadline) {
+  if (!main_thread_) return util::fail(Errc::invalid_argument, "the main thread is known only once the test started");
+  auto bp = vm_.set_breakpoint({.class_name = hook_.class_name, .method = hook_.next_method,
+                                .signature = hook_.next_signature, .line = 0, .suspend = core::SuspendMode::thread,
+                                .only_thread = main_thread_}, deadline);
+  if (!bp) return std::unexpected(bp.error());
+  next_bp_ = *bp;
+  return {};
+}
+
+util::Result<void> LooperSession::on_test_ended(core::Deadline deadline) {
+  auto handles = std::exchange(end_bps_, {});
+  if (next_bp_) handles.push_back(std::exchange(next_bp_, 0));
+  for (auto handle : handles)
+    if (auto r = vm_.clear(handle, deadline); !r) return r;
   return {};
 }
 

@@ -12,7 +12,11 @@
 //     Vintage engine report every test through it) and Thread.setName (MainLooperRule-style
 //     rules rename the testing thread after the test). Method-entry breakpoints on the
 //     testing thread only, much cheaper than method-exit events; a marker class that is
-//     never loaded costs nothing.
+//     never loaded costs nothing;
+//   * on request (watch_main_next, the message scheduler only): method entry of
+//     MessageQueue.next() on the main thread, the point where the main looper has handled
+//     its last message and asks for the next one. ThreadOnly: other loopers' calls never
+//     reach the debugger.
 // Policy: every breakpoint suspends only its thread; the session never resumes a thread on
 // its own except class-prepare stops; callers decide when threads go on.
 #include <optional>
@@ -39,6 +43,10 @@ struct HookConfig {
   std::string dispatch_class = "android.os.Handler";
   std::string dispatch_method = "dispatchMessage";
   std::string dispatch_signature = "(Landroid/os/Message;)V";
+  // The end of a message's handling: the looper's next call of MessageQueue.next() (the
+  // hook's class); Looper.loop() asks for a message only after the previous one returned.
+  std::string next_method = "next";
+  std::string next_signature = "()Landroid/os/Message;";
   std::vector<EndMarker> end_markers = {{"java.lang.Thread", "setName"},
                                         {"org.junit.runner.notification.RunNotifier", "fireTestFinished"}};
 };
@@ -52,7 +60,7 @@ struct TestMethod {
 
 class LooperSession {
  public:
-  enum class Kind { line, hook, end_of_test, vm_end, other };
+  enum class Kind { line, hook, end_of_test, main_next, vm_end, other };
 
   LooperSession(core::Vm& vm, TestMethod test, HookConfig hook);
 
@@ -74,6 +82,15 @@ class LooperSession {
   // The thread's role once the test started (main, testing, or any other: background).
   Role role_of(core::ThreadRef thread) const;
   const HookConfig& hook() const { return hook_; }
+  // After on_test_started: a thread-suspending method-entry breakpoint on the queue's
+  // next() for the main thread only; its stops classify as Kind::main_next.
+  util::Result<void> watch_main_next(core::Deadline deadline);
+  // At the first end-of-test stop, the testing thread still suspended there: clears the end
+  // markers and next(), so that none of them fires while the debugger detaches. A stop that
+  // fires as the VM handles Dispose can leave its thread suspended for good (seen under
+  // stress-ng: the testing thread at RunNotifier.fireTestFinished, the second marker, until
+  // the run's deadline); next() fires at the end of every main-thread message.
+  util::Result<void> on_test_ended(core::Deadline deadline);
 
   // At a hook stop: the posting thread's role, or nullopt when the queue is not the main one.
   util::Result<std::optional<Role>> role_at_hook(core::ThreadRef thread, core::Deadline deadline);
@@ -100,6 +117,7 @@ class LooperSession {
   std::vector<int> lines_;
   core::RequestHandle prepare_watch_ = 0;
   core::RequestHandle hook_bp_ = 0;
+  core::RequestHandle next_bp_ = 0;
   std::vector<core::RequestHandle> end_bps_;
   std::vector<core::RequestHandle> line_bps_;
   core::ThreadRef testing_;

@@ -90,7 +90,31 @@ util::Result<void> MessageRecorder::on_thread_start(const core::VmEvent& event, 
   if (auto d = dispatching_.find(event.thread.id); d != dispatching_.end()) in = int(d->second);
   else if (auto s = started_in_.find(event.thread.id); s != started_in_.end()) in = s->second;
   if (in >= 0) started_in_[started->id] = in;  // a thread's id is its Thread object's id
+  started_.push_back(core::ThreadRef{started->id});
   return {};
+}
+
+util::Result<bool> MessageRecorder::started_threads_busy(core::Deadline deadline) {
+  for (auto thread : started_) {
+    auto status = session_.vm().thread_status(thread, deadline);
+    if (!status) {
+      if (status.error().code == util::Errc::disconnected) return std::unexpected(status.error());
+      continue;  // collected: it has ended
+    }
+    switch (status->state) {
+      case core::ThreadState::running:
+      case core::ThreadState::sleeping:
+      case core::ThreadState::unknown: return true;
+      default: break;
+    }
+  }
+  return false;
+}
+
+bool MessageRecorder::main_queue_dispatched() const {
+  for (size_t i = 0; i < trace_.messages.size(); ++i)
+    if (queue_of_[i] == session_.main_queue().id && !trace_.messages[i].dispatched_at_ms) return false;
+  return true;
 }
 
 util::Result<std::optional<size_t>> MessageRecorder::on_dispatch(const core::VmEvent& event, core::Deadline deadline) {

@@ -42,6 +42,14 @@ class MessageRecorder {
   // not recorded (sent before the test).
   util::Result<std::optional<size_t>> on_dispatch(const core::VmEvent& event, core::Deadline deadline);
 
+  // A thread started since the test began is still running or sleeping (or not yet
+  // running): it may still post. Threads that wait, are blocked on a monitor or have ended
+  // are idle. Callers wait at the end of the test while this holds (bounded), so that a
+  // message posted just after the test's last statement is recorded.
+  util::Result<bool> started_threads_busy(core::Deadline deadline);
+  // Every message sent to the main queue so far has been dispatched.
+  bool main_queue_dispatched() const;
+
   const MessageTrace& trace() const { return trace_; }
   // The trace with handlers learned after the send filled in.
   MessageTrace finish();
@@ -57,6 +65,7 @@ class MessageRecorder {
   core::RequestHandle start_bp_ = 0;
   std::map<std::uint64_t, size_t> dispatching_;   // looper thread id -> message it dispatches last
   std::map<std::uint64_t, int> started_in_;       // thread id -> message it was started in
+  std::vector<core::ThreadRef> started_;          // threads started since the test began
   OccurrenceCounter occurrences_;
   std::map<std::uint64_t, int> threads_;          // runtime thread id -> index
   std::map<std::uint64_t, size_t> pending_;       // message object id -> undispatched message

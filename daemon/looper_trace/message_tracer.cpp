@@ -1,5 +1,7 @@
 #include "looper_trace/message_tracer.hpp"
 
+#include <optional>
+
 #include "looper_trace/message_recorder.hpp"
 
 namespace flakescan::looper_trace {
@@ -20,8 +22,25 @@ util::Result<void> trace_messages(core::Vm& vm, const std::string& test, const M
   out = MessageTrace{};  // a retried run starts again from scratch
   out.test = test;
   int current_line = -1;
+  std::optional<core::VmEvent> ending;  // the end-of-test stop while late work finishes
+  Clock::time_point ending_since;
+  auto try_end = [&](bool& done) -> util::Result<void> {
+    done = Clock::now() - ending_since >= options.end_wait;
+    if (!done && recorder.main_queue_dispatched()) {
+      auto busy = recorder.started_threads_busy(call());
+      if (!busy) return std::unexpected(busy.error());
+      done = !*busy;
+    }
+    if (!done) return {};
+    out = recorder.finish();
+    return session.resume(*ending, call());  // the executor detaches and lets it finish
+  };
   while (Clock::now() < end_by) {
-    auto ev = vm.next_event(core::deadline_in(200ms));
+    if (ending) {
+      bool done = false;
+      if (auto r = try_end(done); !r || done) return r;
+    }
+    auto ev = vm.next_event(core::deadline_in(ending ? 50ms : 200ms));
     if (!ev) {
       if (ev.error().code == util::Errc::disconnected) break;
       if (ev.error().code != util::Errc::timeout) return std::unexpected(ev.error());
@@ -36,9 +55,13 @@ util::Result<void> trace_messages(core::Vm& vm, const std::string& test, const M
         case LooperSession::Kind::vm_end:
           out = recorder.finish();
           return {};
-        case LooperSession::Kind::end_of_test:
-          out = recorder.finish();
-          return session.resume(*ev, call());  // the executor detaches and lets it finish
+        case LooperSession::Kind::end_of_test: {
+          if (ending) break;
+          (void)session.on_test_ended(call());  // best effort: detach clears them too
+          ending = *ev;
+          ending_since = Clock::now();
+          continue;  // the testing thread stays at its end marker meanwhile
+        }
         case LooperSession::Kind::line:
           if (!session.started())
             if (auto r = session.on_test_started(ev->thread, call()); !r) return r;
@@ -52,6 +75,7 @@ util::Result<void> trace_messages(core::Vm& vm, const std::string& test, const M
     }
     if (auto r = session.resume(*ev, call()); !r) return r;
   }
+  if (ending) (void)session.resume(*ending, call());
   out = recorder.finish();
   if (Clock::now() >= end_by) return util::fail(util::Errc::timeout, "tracing the messages of " + test + " did not finish in time");
   return {};

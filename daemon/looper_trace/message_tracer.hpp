@@ -1,7 +1,12 @@
 #pragma once
 // One observed run of a test with every message's send and dispatch recorded
 // (MessageRecorder). Unlike Algorithm 1's tracer nothing is held: every stop is resumed
-// as soon as it is read, so the run keeps its own timing as far as a debugger allows.
+// as soon as it is read, so the run keeps its own timing as far as a debugger allows. The
+// one exception is the end of the test: the testing thread waits at its end marker (at most
+// `end_wait`) while a thread the test started is still busy or a message sent to the main
+// queue was not dispatched, so that work that outlasts the test's last statement (a result
+// posted just too late, the race the test lost) is in the trace; the outcome is decided by
+// then.
 #include <chrono>
 
 #include "looper_trace/looper_session.hpp"
@@ -11,6 +16,7 @@ namespace flakescan::looper_trace {
 
 struct MessageTraceOptions {
   HookConfig hook;
+  std::chrono::milliseconds end_wait{1000};
   std::chrono::milliseconds deadline{90000};
 };
 

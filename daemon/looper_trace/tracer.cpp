@@ -50,6 +50,7 @@ util::Result<void> trace_test(core::Vm& vm, const std::string& test, const Trace
     switch (session.classify(*ev)) {
       case LooperSession::Kind::vm_end: return {};
       case LooperSession::Kind::end_of_test:
+        (void)session.on_test_ended(call());  // best effort: detach clears them too
         if (parked) (void)session.resume(*parked, call());
         return session.resume(*ev, call());  // the executor detaches and lets it finish
       case LooperSession::Kind::line:

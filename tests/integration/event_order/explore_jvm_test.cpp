@@ -10,6 +10,7 @@
 #include "support/classpath_file.hpp"
 #include "backend/local_jvm/local_jvm_executor.hpp"
 #include "event_order/explore.hpp"
+#include "event_order/message_scheduler.hpp"
 #include "looper_trace/message_tracer.hpp"
 #include "integration/event_order/local_run_log.hpp"
 
@@ -172,5 +173,123 @@ TEST_CASE("maxdiff finds the swap and the overtake of MessageOrderTest, the twin
     CHECK(v.runs.failed == 0);
     CHECK(v.runs.passed >= 2);  // the trace and at least one order: it was explored
   }
+  fs::remove_all(config.work_dir);
+}
+
+namespace {
+
+// The first message `thread_name` posted in a traced run of the fixture test, placed after
+// the message its thread was started in (the anchor); the traced run's outcome.
+struct AnchorPlacement {
+  std::vector<event_order::Placement> placements;
+  core::Outcome traced = core::Outcome::pass;
+};
+
+AnchorPlacement place_after_anchor(test_support::LocalRunLog& runs, const core::RunSpec& spec,
+                                   const std::string& thread_name) {
+  const std::string& test = spec.tests.front();
+  looper_trace::MessageTrace trace;
+  auto traced = runs.run_debugged(spec, [&](core::Vm& vm) { return looper_trace::trace_messages(vm, test, {}, trace); });
+  REQUIRE(traced);
+  INFO(looper_trace::format_message_trace(trace));
+  std::optional<size_t> posted;
+  for (size_t i = 0; i < trace.messages.size() && !posted; ++i)
+    if (trace.threads[size_t(trace.messages[i].sender)].name == thread_name) posted = i;
+  REQUIRE(posted);
+  const int anchor = trace.threads[size_t(trace.messages[*posted].sender)].started_in;
+  REQUIRE(anchor >= 0);
+  return {{{trace.messages[*posted].identity.key(), trace.messages[size_t(anchor)].identity.key()}},
+          traced->report.outcome_at(0)};
+}
+
+core::RunSpec fixture_spec(const std::string& method) {
+  core::RunSpec spec;
+  spec.tests = {"io.flakescan.fixture.hold.AnchorWatchesQueueTest#" + method};
+  spec.technique = "explore";
+  return spec;
+}
+
+}  // namespace
+
+// A poster held after an anchor is let go only once the anchor was handled (the main thread
+// entered MessageQueue.next() again), not when its dispatch began: the fixture's anchor starts
+// the poster and then watches the main queue, as an idle check looks at it while it runs, and
+// fails when the poster's message arrives meanwhile. Released at the anchor's start (the
+// scheduler before this test) the message was never held at all, since the anchor had begun
+// before the poster existed, and the run failed. The hold must end at next(), not by the
+// quiet-time safety release (which notes itself).
+TEST_CASE("maxdiff: a held message reaches the main queue only after its anchor was handled",
+          "[integration][explore][maxdiff]") {
+  auto config = example_config("anchor-handled");
+  config.classpath.push_back(EVENT_ORDER_FIXTURE_JAR);
+  backend::LocalJvmExecutor executor(config);
+  test_support::LocalRunLog runs(executor);
+  const auto spec = fixture_spec("noMessageArrivesWhileTheAnchorRuns");
+  auto traced = place_after_anchor(runs, spec, "loader");
+  CHECK(core::is_failure(traced.traced));  // nothing held: the loader posts while the anchor watches
+
+  event_order::MessageScheduleResult result;
+  auto run = runs.run_debugged(spec, [&](core::Vm& vm) {
+    return event_order::run_message_schedule(vm, spec.tests.front(), traced.placements, {}, result);
+  });
+  REQUIRE(run);
+  INFO(event_order::format_placements(traced.placements) << result.note << "\n"
+                                                           << looper_trace::format_message_trace(result.trace));
+  CHECK(result.all_realised());
+  CHECK(run->report.outcome_at(0) == core::Outcome::pass);
+  CHECK(result.note.find("released after") == std::string::npos);
+  fs::remove_all(config.work_dir);
+}
+
+// A placed message dispatched only after the test's last statement (here: posted with a delay
+// that outlasts the test; in the examples: let go once the idle check the test ended on was
+// handled) is in the run's trace: the testing thread waits at the end of the test for it.
+// Before, the trace ended at the end of the test and the placement was never realised.
+TEST_CASE("maxdiff: a placed message dispatched after the test's last statement is in the run's trace",
+          "[integration][explore][maxdiff]") {
+  auto config = example_config("after-the-test");
+  config.classpath.push_back(EVENT_ORDER_FIXTURE_JAR);
+  backend::LocalJvmExecutor executor(config);
+  test_support::LocalRunLog runs(executor);
+  const auto spec = fixture_spec("messageComesAfterTheTest");
+  auto traced = place_after_anchor(runs, spec, "late-loader");
+
+  event_order::MessageScheduleResult result;
+  auto run = runs.run_debugged(spec, [&](core::Vm& vm) {
+    return event_order::run_message_schedule(vm, spec.tests.front(), traced.placements, {}, result);
+  });
+  REQUIRE(run);
+  INFO(event_order::format_placements(traced.placements) << result.note << "\n"
+                                                           << looper_trace::format_message_trace(result.trace));
+  CHECK(run->report.outcome_at(0) == core::Outcome::pass);
+  CHECK(result.all_realised());
+  CHECK(result.note.find("not dispatched") == std::string::npos);
+  fs::remove_all(config.work_dir);
+}
+
+// Work that outlasts the test's last statement is in the message trace: the testing thread
+// waits at its end marker while a thread the test started is busy (here: sleeping 200 ms
+// before it posts), so the traced run of a test that lost its race still shows the message
+// it did not wait for. Before, the trace ended with the test and had no async message.
+TEST_CASE("maxdiff: the message trace waits at the end of the test for a thread the test started that is still busy",
+          "[integration][explore][maxdiff]") {
+  auto config = example_config("late-poster");
+  config.classpath.push_back(EVENT_ORDER_FIXTURE_JAR);
+  backend::LocalJvmExecutor executor(config);
+  test_support::LocalRunLog runs(executor);
+  const auto spec = fixture_spec("postComesAfterTheTest");
+  looper_trace::MessageTrace trace;
+  auto traced = runs.run_debugged(spec, [&](core::Vm& vm) {
+    return looper_trace::trace_messages(vm, spec.tests.front(), {}, trace);
+  });
+  REQUIRE(traced);
+  INFO(looper_trace::format_message_trace(trace));
+  CHECK(traced->report.outcome_at(0) == core::Outcome::pass);
+  std::optional<size_t> late;
+  for (size_t i = 0; i < trace.messages.size(); ++i)
+    if (trace.threads[size_t(trace.messages[i].sender)].name == "late-poster") late = i;
+  REQUIRE(late);
+  CHECK(trace.async(*late));
+  CHECK(trace.messages[*late].dispatched_at_ms);
   fs::remove_all(config.work_dir);
 }
