@@ -209,6 +209,36 @@ core::RunSpec fixture_spec(const std::string& method) {
   return spec;
 }
 
+// The fixture test `method` traced, then run with `poster`'s first message placed after its
+// anchor: the traced and the scheduled run's outcomes, the schedule's result and what to print
+// when a check fails.
+struct PlacedRun {
+  core::Outcome traced = core::Outcome::pass;
+  core::Outcome scheduled = core::Outcome::pass;
+  event_order::MessageScheduleResult result;
+  std::string explained;
+};
+
+PlacedRun run_placed_after_anchor(const std::string& work_name, const std::string& method, const std::string& poster) {
+  auto config = example_config(work_name);
+  config.classpath.push_back(EVENT_ORDER_FIXTURE_JAR);
+  backend::LocalJvmExecutor executor(config);
+  test_support::LocalRunLog runs(executor);
+  const auto spec = fixture_spec(method);
+  auto placed = place_after_anchor(runs, spec, poster);
+  PlacedRun out;
+  out.traced = placed.traced;
+  auto run = runs.run_debugged(spec, [&](core::Vm& vm) {
+    return event_order::run_message_schedule(vm, spec.tests.front(), placed.placements, {}, out.result);
+  });
+  REQUIRE(run);
+  out.scheduled = run->report.outcome_at(0);
+  out.explained = event_order::format_placements(placed.placements) + out.result.note + "\n" +
+                  looper_trace::format_message_trace(out.result.trace);
+  fs::remove_all(config.work_dir);
+  return out;
+}
+
 }  // namespace
 
 // A poster held after an anchor is let go only once the anchor was handled (the main thread
@@ -220,25 +250,12 @@ core::RunSpec fixture_spec(const std::string& method) {
 // quiet-time safety release (which notes itself).
 TEST_CASE("maxdiff: a held message reaches the main queue only after its anchor was handled",
           "[integration][explore][maxdiff]") {
-  auto config = example_config("anchor-handled");
-  config.classpath.push_back(EVENT_ORDER_FIXTURE_JAR);
-  backend::LocalJvmExecutor executor(config);
-  test_support::LocalRunLog runs(executor);
-  const auto spec = fixture_spec("noMessageArrivesWhileTheAnchorRuns");
-  auto traced = place_after_anchor(runs, spec, "loader");
-  CHECK(core::is_failure(traced.traced));  // nothing held: the loader posts while the anchor watches
-
-  event_order::MessageScheduleResult result;
-  auto run = runs.run_debugged(spec, [&](core::Vm& vm) {
-    return event_order::run_message_schedule(vm, spec.tests.front(), traced.placements, {}, result);
-  });
-  REQUIRE(run);
-  INFO(event_order::format_placements(traced.placements) << result.note << "\n"
-                                                           << looper_trace::format_message_trace(result.trace));
-  CHECK(result.all_realised());
-  CHECK(run->report.outcome_at(0) == core::Outcome::pass);
-  CHECK(result.note.find("released after") == std::string::npos);
-  fs::remove_all(config.work_dir);
+  const auto placed = run_placed_after_anchor("anchor-handled", "noMessageArrivesWhileTheAnchorRuns", "loader");
+  INFO(placed.explained);
+  CHECK(core::is_failure(placed.traced));  // nothing held: the loader posts while the anchor watches
+  CHECK(placed.result.all_realised());
+  CHECK(placed.scheduled == core::Outcome::pass);
+  CHECK(placed.result.note.find("released after") == std::string::npos);
 }
 
 // A placed message dispatched only after the test's last statement (here: posted with a delay
@@ -247,24 +264,11 @@ TEST_CASE("maxdiff: a held message reaches the main queue only after its anchor 
 // Before, the trace ended at the end of the test and the placement was never realised.
 TEST_CASE("maxdiff: a placed message dispatched after the test's last statement is in the run's trace",
           "[integration][explore][maxdiff]") {
-  auto config = example_config("after-the-test");
-  config.classpath.push_back(EVENT_ORDER_FIXTURE_JAR);
-  backend::LocalJvmExecutor executor(config);
-  test_support::LocalRunLog runs(executor);
-  const auto spec = fixture_spec("messageComesAfterTheTest");
-  auto traced = place_after_anchor(runs, spec, "late-loader");
-
-  event_order::MessageScheduleResult result;
-  auto run = runs.run_debugged(spec, [&](core::Vm& vm) {
-    return event_order::run_message_schedule(vm, spec.tests.front(), traced.placements, {}, result);
-  });
-  REQUIRE(run);
-  INFO(event_order::format_placements(traced.placements) << result.note << "\n"
-                                                           << looper_trace::format_message_trace(result.trace));
-  CHECK(run->report.outcome_at(0) == core::Outcome::pass);
-  CHECK(result.all_realised());
-  CHECK(result.note.find("not dispatched") == std::string::npos);
-  fs::remove_all(config.work_dir);
+  const auto placed = run_placed_after_anchor("after-the-test", "messageComesAfterTheTest", "late-loader");
+  INFO(placed.explained);
+  CHECK(placed.scheduled == core::Outcome::pass);
+  CHECK(placed.result.all_realised());
+  CHECK(placed.result.note.find("not dispatched") == std::string::npos);
 }
 
 // Work that outlasts the test's last statement is in the message trace: the testing thread
