@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <ctime>
 #include <fstream>
+#include <iterator>
 #include <optional>
 #include <random>
 #include <set>
@@ -41,6 +42,18 @@ std::string new_exploration_id() {
 }
 
 bool running(const json& status) { return status.value("state", "") == "running"; }
+
+// The screens a run recorded, read back from its trace: the monkey ends every step that got a
+// dump with one line of actions.jsonl. A line cut by a kill has no newline and is not counted.
+// (The tarpit importer keeps one screen per millisecond, so its count can be lower.)
+std::size_t recorded_screens(const fs::path& trace) {
+  std::ifstream in(trace / "actions.jsonl", std::ios::binary);
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::size_t lines = 0, begin = 0;
+  for (auto nl = text.find('\n'); nl != std::string::npos; begin = nl + 1, nl = text.find('\n', begin))
+    if (text.find_first_not_of(" \t\r", begin) < nl) ++lines;
+  return lines;
+}
 
 void set_counts(json& status, const backend::adb::ExplorationResult& r) {
   status["steps"] = r.steps;
@@ -134,8 +147,8 @@ void ExplorationManager::load_stored() {
       auto options = analysis_options(request.value("mode", "standard"), request.value("analysis", json::object()));
       fs::path trace = entry.path() / "trace";
       if (options && fs::exists(trace / "actions.jsonl")) {
+        status["screens"] = recorded_screens(trace);
         if (auto v = analyze_exploration_trace(trace, id, *options)) {
-          status["screens"] = v->screens;
           status["tarpits"] = v->report;
           status["guidance"] = {{"restart_at", restart_at_json(v->restart_at)}};
         }

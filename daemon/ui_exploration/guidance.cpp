@@ -64,7 +64,6 @@ util::Result<TraceVerdict> analyze_exploration_trace(const std::filesystem::path
   if (!trace) return std::unexpected(trace.error());
   auto analysis = tarpit::analyze(*trace, options);
   TraceVerdict v;
-  v.screens = trace->screens.size();
   v.restart_at = restart_screens(*trace, analysis);
   v.report = nlohmann::json::parse(tarpit::report_json({tarpit::TraceReport{&*trace, std::move(analysis)}}, options));
   return v;

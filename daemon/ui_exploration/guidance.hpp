@@ -28,7 +28,6 @@ std::vector<backend::adb::TarpitScreen> restart_screens(const tarpit::Trace& tra
 struct TraceVerdict {
   nlohmann::json report;                            // schema/tarpits.schema.json, one trace
   std::vector<backend::adb::TarpitScreen> restart_at;  // guidance for the next run
-  std::size_t screens = 0;                          // screens the importer read
 };
 
 // Imports the recorded trace in `dir` (flakescan's format) under `name` and analyses it.

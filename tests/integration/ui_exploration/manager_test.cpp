@@ -127,3 +127,37 @@ TEST_CASE("an exploration installs its apk first", "[exploration][adb]") {
   REQUIRE_FALSE(sent.empty());
   CHECK(sent.front().starts_with("pm install -r -t"));
 }
+
+TEST_CASE("an exploration the daemon died in keeps every screen its trace recorded, however close in time", "[exploration]") {
+  // Against a fast device (the fake server) two steps can fall in one millisecond; the tarpit
+  // importer then keeps one of them, but the run recorded both.
+  fs::path dir = fresh("recovered");
+  const std::string id = "e0123456789ab";
+  fs::path trace = dir / "explorations" / id / "trace";
+  fs::create_directories(trace / "screens");
+  const std::string xml = "<?xml version='1.0' encoding='UTF-8' standalone='yes' ?><hierarchy rotation=\"0\"><node index=\"0\" "
+                          "text=\"\" resource-id=\"com.example.app:id/root\" class=\"android.widget.FrameLayout\" "
+                          "visible-to-user=\"true\" bounds=\"[0,0][1080,2400]\" /></hierarchy>";
+  std::ofstream actions(trace / "actions.jsonl", std::ios::binary);
+  const std::int64_t times[] = {1000, 1000, 1001, 1001};
+  for (int step = 0; step < 4; ++step) {
+    std::string screen = "screens/" + std::to_string(step) + ".xml";
+    std::ofstream(trace / screen, std::ios::binary) << xml;
+    actions << json{{"ts", times[step]}, {"screen", screen}, {"activity", ".MainActivity"}, {"action", "touch"}}.dump() << "\n";
+  }
+  actions << R"({"ts": 1002, "screen": "screens/4.x)";  // the line a kill cut short
+  actions.close();
+  std::ofstream(dir / "explorations" / id / "exploration.json")
+      << json{{"id", id}, {"state", "running"}, {"steps", 0}, {"screens", 0}, {"request", {{"mode", "standard"}}}}.dump();
+
+  ui_exploration::ExplorationManager manager({.data_dir = dir});
+  json s = *manager.get(id);
+  INFO(s.dump(2));
+  CHECK(s["state"] == "interrupted");
+  CHECK(s["screens"] == 4);
+  REQUIRE(s["tarpits"].is_object());
+  CHECK(s["tarpits"]["traces"][0]["screens"]["read"] == 2);
+  // The status on disk says the same after the next restart.
+  ui_exploration::ExplorationManager again({.data_dir = dir});
+  CHECK((*again.get(id))["screens"] == 4);
+}
