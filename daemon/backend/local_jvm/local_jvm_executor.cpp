@@ -33,6 +33,19 @@ util::Result<std::string> read_file(const fs::path& path) {
   return text.str();
 }
 
+// With suspend=y the agent suspends every thread only just before it sends VMStart. A
+// VirtualMachine.Resume that reaches it earlier finds nothing to resume, and the run then
+// stays suspended until its deadline (seen under CPU load: 1 debugged run in about 40). So
+// `drive` gets the VM once VMStart has come, as run_debugged promises: suspended before main.
+util::Result<void> vm_started(core::Vm& vm, core::Deadline deadline) {
+  auto first = vm.next_event(deadline);
+  if (!first) return std::unexpected(first.error());
+  if (first->kind != core::EventKind::vm_start)
+    return util::fail(util::Errc::malformed, std::string("the JVM's first debugger event was ") +
+                                                 core::event_kind_name(first->kind) + ", not VMStart");
+  return {};
+}
+
 util::Result<bool> write_lines(const fs::path& path, const std::vector<std::string>& lines) {
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
   for (const auto& l : lines) out << l << '\n';
@@ -220,7 +233,8 @@ util::Result<core::RunReport> LocalJvmExecutor::run_debugged(const core::RunSpec
                                  .stdout_path = files.log.string()},
                                jdwp::LaunchOptions{.suspend = true});
   if (!launched) return std::unexpected(launched.error());
-  auto driven = drive(*launched->vm);
+  auto driven = vm_started(*launched->vm, started + std::chrono::milliseconds(spec.timeout_ms));
+  if (driven) driven = drive(*launched->vm);
   if (!driven) {
     launched->child.kill_group();
     (void)launched->child.wait(std::chrono::steady_clock::now() + std::chrono::seconds(5));

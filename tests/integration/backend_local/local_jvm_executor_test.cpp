@@ -235,6 +235,38 @@ TEST_CASE("class data sharing on a class directory: plain and debugged runs keep
   check(*debugged);
 }
 
+TEST_CASE("a debugged run's drive gets the JVM suspended before main, its VMStart already read",
+          "[integration][local_jvm]") {
+  // The agent suspends the threads only just before it sends VMStart; a resume that came
+  // earlier was lost and the run hung until its deadline (own-suite drill, under load).
+  auto ex = executor("debugged-start", {testing::jvm_basic_classpath()});
+  core::CancelFlag cancel{false};
+  core::RunSpec spec{.tests = {"demo.basic.RegistryPolluterTest#registersDefaultCurrency"}, .technique = "test"};
+  spec.timeout_ms = 60000;
+  bool main_suspended = false;
+  std::string first_event = "none";
+  auto debugged = ex.run_debugged(spec, cancel, [&](core::Vm& vm) -> util::Result<void> {
+    auto threads = vm.threads(core::deadline_in(std::chrono::seconds(10)));
+    if (!threads) return std::unexpected(threads.error());
+    for (const auto& t : *threads) {
+      if (t.name != "main") continue;
+      auto status = vm.thread_status(t.thread, core::deadline_in(std::chrono::seconds(10)));
+      if (!status) return std::unexpected(status.error());
+      main_suspended = status->suspended;
+    }
+    // Nothing can happen in a VM that is suspended and has no requests: no event comes.
+    auto event = vm.next_event(core::deadline_in(std::chrono::milliseconds(300)));
+    if (event) first_event = core::event_kind_name(event->kind);
+    return vm.resume_all(core::deadline_in(std::chrono::seconds(10)));
+  });
+  REQUIRE(debugged);
+  CHECK(main_suspended);
+  CHECK(first_event == "none");
+  CHECK(debugged->infra_reason.empty());
+  REQUIRE(debugged->results.size() == 1);
+  CHECK(debugged->results[0].outcome == Outcome::pass);
+}
+
 TEST_CASE("tests run in the working directory the scan names", "[integration][local_jvm]") {
   // Maven and Gradle run tests in the module's directory; marine-api's tests open
   // src/test/resources/... relative to it (docs/real-projects.md).
