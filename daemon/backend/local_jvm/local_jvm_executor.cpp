@@ -35,7 +35,7 @@ util::Result<std::string> read_file(const fs::path& path) {
 
 // With suspend=y the agent suspends every thread only just before it sends VMStart. A
 // VirtualMachine.Resume that reaches it earlier finds nothing to resume, and the run then
-// stays suspended until its deadline (seen under CPU load: 1 debugged run in about 40). So
+// stays suspended until its deadline (seen once in 24 loaded passes of the own-suite drill). So
 // `drive` gets the VM once VMStart has come, as run_debugged promises: suspended before main.
 util::Result<void> vm_started(core::Vm& vm, core::Deadline deadline) {
   auto first = vm.next_event(deadline);
