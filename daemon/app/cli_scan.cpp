@@ -24,6 +24,8 @@ using nlohmann::json;
 struct ScanOptions {
   std::string classpath, tests_file, backend = "local", apk, test_apk, runner, techniques, isolation, strategy, out = "verdicts.json";
   std::string working_dir;  // local: the test JVMs' working directory; empty: this command's current directory
+  std::string shuffle_mode;
+  std::optional<int> shuffle_seeds, shuffle_rounds;
   std::vector<std::string> tests, adb_servers;
   bool clear_state = false;
   std::optional<int> runs, timeout_seconds, parallel, max_runs, max_seconds, max_orders, max_runs_per_test,
@@ -145,6 +147,11 @@ json request_body(const ScanOptions& o) {
   if (!o.strategy.empty()) body["strategy"] = o.strategy;
   if (!budget.empty()) body["budget"] = budget;
   if (!o.isolation.empty()) body["isolation"] = o.isolation;
+  json shuffle = json::object();
+  if (o.shuffle_seeds) shuffle["seeds"] = *o.shuffle_seeds;
+  if (!o.shuffle_mode.empty()) shuffle["mode"] = o.shuffle_mode;
+  if (o.shuffle_rounds) shuffle["rounds"] = *o.shuffle_rounds;
+  if (!shuffle.empty()) body["shuffle"] = shuffle;
   return body;
 }
 
@@ -265,6 +272,16 @@ CommandDef scan_command() {
                            "flakescanner (one event delayed at a time) or both")
                 ->type_name("NAME")
                 ->check(CLI::IsMember({"flakescanner", "maxdiff", "both"}));
+            cmd.add_option("--shuffle-seeds", o->shuffle_seeds,
+                           "shuffle: seeded runs per test on the shuffling JDK (default 3); the seeds follow from --seed")
+                ->type_name("N");
+            cmd.add_option("--shuffle-rounds", o->shuffle_rounds,
+                           "suite: whole-suite rounds on the shuffling JDK besides the order rounds (default 0)")
+                ->type_name("N");
+            cmd.add_option("--shuffle-mode", o->shuffle_mode,
+                           "shuffle: full (default: a new order for every call) or one (one order per call site)")
+                ->type_name("MODE")
+                ->check(CLI::IsMember({"full", "one"}));
             cmd.add_option("--max-runs-per-test", o->max_runs_per_test, "budget of explore: debugged runs per test (default 40)")
                 ->type_name("N");
             cmd.add_option("--max-seconds-per-test", o->max_seconds_per_test,

@@ -157,6 +157,10 @@ int main(int argc, char** argv) {
     c.work_dir = work_dir;
     c.parallelism = request.parallelism > 0 ? request.parallelism : int(std::max(1u, std::thread::hardware_concurrency()));
     if (options.class_data_sharing) c.cds_dir = options.data_dir / "cds";
+    // Technique shuffle: the shuffling JDK is prepared once per JDK on this machine, in a cache
+    // every daemon shares (backend/local_jvm/shuffling_jdk.hpp).
+    if (auto jar = app::find_shuffling_jdk_jar()) c.shuffling_jdk_jar = *jar;
+    c.asm_jars = backend::default_asm_jars(options.java_lib);
     return std::make_unique<backend::LocalJvmExecutor>(std::move(c));
   };
   scan_config.backends["adb"] = [](const scan::ScanRequest& request, const fs::path& work_dir) {

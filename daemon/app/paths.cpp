@@ -12,16 +12,20 @@ fs::path executable_dir() {
   return ec ? fs::current_path() : exe.parent_path();
 }
 
-std::optional<fs::path> find_runner_jar() {
-  if (const char* env = std::getenv("FLAKESCAN_RUNNER_JAR")) return fs::path(env);
+std::optional<fs::path> find_jar(const char* name, const char* env) {
+  if (const char* set = std::getenv(env)) return fs::path(set);
   fs::path dir = executable_dir();
-  for (const fs::path& candidate : {dir / "../share/flakescan/flakescan-runner.jar", dir / "../lib/flakescan/flakescan-runner.jar",
-                                    dir / "../../lib/flakescan-runner.jar", dir / "../lib/flakescan-runner.jar"}) {
+  for (const fs::path& candidate : {dir / "../share/flakescan" / name, dir / "../lib/flakescan" / name, dir / "../../lib" / name,
+                                    dir / "../lib" / name}) {
     std::error_code ec;
     if (fs::exists(candidate, ec)) return fs::weakly_canonical(candidate, ec);
   }
   return std::nullopt;
 }
+
+std::optional<fs::path> find_runner_jar() { return find_jar("flakescan-runner.jar", "FLAKESCAN_RUNNER_JAR"); }
+
+std::optional<fs::path> find_shuffling_jdk_jar() { return find_jar("flakescan-shuffling-jdk.jar", "FLAKESCAN_SHUFFLING_JDK_JAR"); }
 
 std::optional<fs::path> find_sibling(const char* name) {
   fs::path candidate = executable_dir() / name;

@@ -8,7 +8,10 @@
 namespace flakescan::app {
 
 std::filesystem::path executable_dir();
-std::optional<std::filesystem::path> find_runner_jar();
+// A jar the daemon ships (`name`): $`env` when set, else beside the executables.
+std::optional<std::filesystem::path> find_jar(const char* name, const char* env);
+std::optional<std::filesystem::path> find_runner_jar();         // flakescan-runner.jar
+std::optional<std::filesystem::path> find_shuffling_jdk_jar();  // flakescan-shuffling-jdk.jar
 std::optional<std::filesystem::path> find_sibling(const char* name);
 // $FLAKESCAN_HOME, else $XDG_DATA_HOME/flakescan, else ~/.local/share/flakescan.
 std::filesystem::path default_data_dir();

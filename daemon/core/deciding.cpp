@@ -1,6 +1,8 @@
 #include "core/deciding.hpp"
 
 #include <algorithm>
+#include <optional>
+#include <string>
 
 namespace flakescan::core {
 
@@ -15,7 +17,7 @@ const core::RecordedRun* contradicting(const std::vector<core::RecordedRun>& run
   if (order.empty()) return nullptr;
   const size_t at = order.size() - 1;
   for (const auto& run : runs) {
-    if (run.spec.technique == intervention_technique) continue;
+    if (run.spec.technique == intervention_technique || run.spec.shuffle) continue;
     const auto& tests = run.spec.tests;
     if (tests.size() < order.size() || !std::equal(order.begin(), order.end(), tests.begin())) continue;
     auto outcome = run.report.outcome_at(at);
@@ -23,6 +25,28 @@ const core::RecordedRun* contradicting(const std::vector<core::RecordedRun>& run
     if (core::is_failure(outcome) != want_failure) return &run;
   }
   return nullptr;
+}
+
+// An implementation-dependent finding's condition is the shuffle: the test alone passes on the
+// plain JDK and fails under the failing seed (details "seed" and "mode", every site). The first
+// run that says otherwise, with the sentence to say it.
+std::optional<std::string> contradicts_shuffle(const core::Finding& f, const std::vector<core::RecordedRun>& runs) {
+  const auto& d = f.evidence.details;
+  auto seed = d.find("seed"), mode = d.find("mode");
+  for (const auto& run : runs) {
+    if (run.spec.technique == intervention_technique || run.spec.tests.size() != 1) continue;
+    if (f.evidence.reproducer.empty() || run.spec.tests[0] != f.evidence.reproducer.back()) continue;
+    auto outcome = run.report.outcome_at(0);
+    if (!core::is_observation(outcome)) continue;
+    const auto& s = run.spec.shuffle;
+    if (!s && core::is_failure(outcome))
+      return "the test also failed alone on the plain JDK, in run " + std::to_string(run.id) + ": the shuffle does not decide the outcome";
+    if (s && s->sites.empty() && seed != d.end() && mode != d.end() && std::to_string(s->seed) == seed->second &&
+        s->mode == mode->second && !core::is_failure(outcome))
+      return "the failing shuffle (seed " + seed->second + ") also passed, in run " + std::to_string(run.id) +
+             ": the shuffle does not decide the outcome";
+  }
+  return std::nullopt;
 }
 
 std::string describe(const std::vector<std::string>& order) {
@@ -37,7 +61,15 @@ core::Verdict check_deciding(core::Verdict v, const std::vector<core::RecordedRu
   auto findings = core::findings_of(v);
   bool changed = false;
   for (auto& f : findings) {
-    if (f.verdict != core::VerdictKind::flaky || !order_category(f.category) || !f.not_deciding.empty()) continue;
+    if (f.verdict != core::VerdictKind::flaky || !f.not_deciding.empty()) continue;
+    if (f.category == core::Category::implementation_dependent) {
+      auto why = contradicts_shuffle(f, runs);
+      if (!why) continue;
+      f.not_deciding = *why;
+      changed = true;
+      continue;
+    }
+    if (!order_category(f.category)) continue;
     if (const auto* run = contradicting(runs, f.evidence.reproducer, /*want_failure=*/true)) {
       f.not_deciding = "the failing order (" + describe(f.evidence.reproducer) + ") also passed, in run " +
                        std::to_string(run->id) + ": the order does not decide the outcome";

@@ -7,6 +7,10 @@
 // run in which the failing order passed, or the passing order failed, shows that the order
 // does not decide, and the finding is marked `not_deciding` (its category is then not given;
 // core::honest_verdict picks the primary category again).
+// An implementation-dependent finding (technique `shuffle`) is decided by the shuffle: the test
+// alone passes on the plain JDK and fails under the failing seed; a plain run of it alone that
+// failed, or a run under that seed that passed, marks it `not_deciding`. Shuffled runs change
+// the JDK's orders, so they never count as runs of an order.
 // Runs that change the program on purpose (technique `repair` restoring a field, calling a
 // cleaner, or running a patched class) are recorded under intervention_technique and left
 // out: their outcome says what the change did, not what the order decides.

@@ -20,6 +20,19 @@ inline bool is_failure(Outcome o) { return o == Outcome::fail || o == Outcome::e
 // Only passes and failures say something about flakiness.
 inline bool is_observation(Outcome o) { return o == Outcome::pass || is_failure(o); }
 
+// One call site whose unspecified order the shuffling JDK saw in a run (technique
+// `shuffle`, docs/shuffle.md): an API call with 2 or more elements made from code outside
+// the JDK and the test runner.
+struct ShuffledSite {
+  std::string key;                  // "<api> at <frame>": what a sites filter names
+  std::string api;                  // "HashMap.entrySet iteration", "Class.getDeclaredFields"
+  std::vector<std::string> via;     // JDK frames between the API and the site, innermost first
+  std::vector<std::string> frames;  // the site's frame, then the non-JDK frames below it
+  int seen = 0;                     // eligible calls
+  int shuffled = 0;                 // calls whose order was permuted
+  int size = 0;                     // the largest number of elements seen
+};
+
 struct TestResult {
   std::string test;            // "pkg.Class#method"
   Outcome outcome = Outcome::infra;
@@ -28,6 +41,17 @@ struct TestResult {
   std::string stack;           // the stack trace as the runtime printed it
   std::string signature;       // failure signature (core/signature.hpp); empty for passes
   double duration_ms = 0;
+  std::vector<ShuffledSite> shuffled;  // runs under a ShuffleSpec: the sites seen while it ran
+};
+
+// A run on the shuffling JDK: every unspecified order (HashMap iteration, getDeclaredMethods,
+// File.list, ...) that code outside the JDK reads comes out permuted, from `seed` alone, so
+// the run can be made again. Mode `full`: a new permutation for every call; `one`: one per call
+// site and size. `sites` not empty: only the calls at those site keys are permuted.
+struct ShuffleSpec {
+  std::uint64_t seed = 0;
+  std::string mode = "full";
+  std::vector<std::string> sites;
 };
 
 struct RunSpec {
@@ -39,6 +63,9 @@ struct RunSpec {
   // Put in front of the project's classpath for this run only (technique `repair` runs a
   // patched test class this way). Backends that cannot do it refuse the run (unsupported).
   std::vector<std::string> classpath_prepend;
+  // Set: the run is made on the shuffling JDK (technique `shuffle`). Backends that cannot do
+  // it refuse the run (unsupported).
+  std::optional<ShuffleSpec> shuffle;
 };
 
 struct RunReport {
@@ -49,6 +76,7 @@ struct RunReport {
   std::string infra_reason;         // empty when the process ended normally
   double wall_ms = 0;
   std::string log_path;             // the process's own output, kept for diagnosis
+  std::string runtime;              // set when it is not the project's JDK: which one (a shuffling JDK)
 
   // Outcome of the i-th entry, or infra when the run did not get that far.
   Outcome outcome_at(size_t i) const { return i < results.size() ? results[i].outcome : Outcome::infra; }

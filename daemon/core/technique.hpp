@@ -62,6 +62,10 @@ struct TechniqueInput {
   std::uint64_t seed = 1;
   bool fresh_jvm_per_run = true;   // rerun isolation: one process per run, or one for all
   ExploreStrategy strategy = ExploreStrategy::maxdiff;
+  // shuffle: seeded runs per test on the shuffling JDK, and its mode (ShuffleSpec::mode).
+  int shuffle_seeds = 3;
+  std::string shuffle_mode = "full";
+  int shuffle_rounds = 0;  // suite: whole-suite rounds on the shuffling JDK, a seed each
   // What `repair` reads and writes besides runs (empty when the backend has no classpath):
   std::vector<std::string> classpath;     // the test JVM's whole classpath (class files, javac)
   std::string project_dir;                // patches are written relative to it

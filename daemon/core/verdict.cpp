@@ -20,9 +20,17 @@ std::string_view category_name(Category category) {
     case Category::concurrency: return "concurrency";
     case Category::order_dependent: return "order_dependent";
     case Category::nio: return "nio";
+    case Category::implementation_dependent: return "implementation_dependent";
     case Category::unknown: return "unknown";
   }
   return "";
+}
+
+std::optional<Category> parse_category(std::string_view name) {
+  if (name.empty()) return Category::none;
+  for (auto c : flaky_categories)
+    if (category_name(c) == name) return c;
+  return std::nullopt;
 }
 
 namespace {

@@ -19,10 +19,17 @@ namespace flakescan::core {
 
 // failing: failed every run that reached it (broken, not flaky); never mixed up with not_flaky.
 enum class VerdictKind { flaky, not_flaky, failing, could_not_run };
-enum class Category { none, concurrency, order_dependent, nio, unknown };
+// implementation_dependent: the test reads an order the Java API leaves unspecified
+// (HashMap iteration, getDeclaredMethods, ...): it passes on this JDK and fails under a
+// shuffled order (technique `shuffle`).
+enum class Category { none, concurrency, order_dependent, nio, implementation_dependent, unknown };
+// Every category a flaky verdict can have, `unknown` last.
+inline constexpr Category flaky_categories[] = {Category::concurrency, Category::order_dependent, Category::nio,
+                                                Category::implementation_dependent, Category::unknown};
 
 std::string_view verdict_name(VerdictKind kind);
 std::string_view category_name(Category category);  // none -> ""
+std::optional<Category> parse_category(std::string_view name);  // "" -> none
 
 struct FailureGroup {
   std::string signature;

@@ -17,6 +17,7 @@
 #include "repair/state_capture.hpp"
 #include "repair/vm_stops.hpp"
 #include "report/source_locator.hpp"
+#include "util/java_compile.hpp"
 #include "util/process.hpp"
 
 namespace flakescan::repair {
@@ -450,35 +451,9 @@ std::string Repairer::offer_patch(const Target& t, const PollutedField& field, c
 util::Result<std::pair<std::int64_t, std::int64_t>> Repairer::verify_patch(const Target& t, const fs::path& file_name,
                                                                            const MethodPatch& patch) {
   // The patched file alone, compiled against the test classpath, in a folder of its own.
-  static std::atomic<int> counter{0};
-  const fs::path work =
-      fs::temp_directory_path() / ("flakescan-repair-" + std::to_string(::getpid()) + "-" + std::to_string(counter++));
-  struct Remove {
-    fs::path dir;
-    ~Remove() {
-      std::error_code ec;
-      fs::remove_all(dir, ec);
-    }
-  } remove{work};
-  std::error_code ec;
-  fs::create_directories(work / "src", ec);
-  fs::create_directories(work / "classes", ec);
-  const fs::path src = work / "src" / file_name;
-  {
-    std::ofstream out(src);
-    for (const auto& l : patch.lines) out << l << "\n";
-  }
-  auto javac = util::Child::spawn({.argv = {"javac", "-nowarn", "-g", "-encoding", "UTF-8", "-d", (work / "classes").string(), "-cp",
-                                            join(input_.classpath, ":"), src.string()},
-                                   .stdout_path = (work / "javac.log").string()});
-  if (!javac) return util::fail(Errc::process, "javac could not be started: " + javac.error().message);
-  auto status = javac->wait(std::chrono::steady_clock::now() + 120s);
-  if (!status || !status->success()) {
-    std::ifstream in(work / "javac.log");
-    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    return util::fail(Errc::process, "the patch did not compile: " + text.substr(0, 400));
-  }
-  const std::vector<std::string> prepend{(work / "classes").string()};
+  auto compiled = util::compile_java_file(file_name.string(), patch.lines, input_.classpath);
+  if (!compiled) return util::fail(Errc::process, "the patch did not compile: " + compiled.error().message);
+  const std::vector<std::string> prepend{(*compiled)->classes().string()};
   auto failing = plain_run(t.failing, "repair: verify the patch of " + t.test + " in its failing order", true, prepend);
   if (!failing) return std::unexpected(failing.error());
   if (last_outcome(*failing) != core::Outcome::pass)

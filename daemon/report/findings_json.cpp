@@ -66,10 +66,9 @@ util::Result<std::vector<core::Finding>> parse_findings(const json& array, const
       if (core::verdict_name(k) == kind) f.verdict = k, known = true;
     if (!known) return util::fail(Errc::malformed, w + ": unknown verdict \"" + kind + "\"");
     if (auto c = j.find("category"); c != j.end() && c->is_string()) {
-      known = c->get<std::string>().empty();
-      for (auto k : {core::Category::concurrency, core::Category::order_dependent, core::Category::nio, core::Category::unknown})
-        if (core::category_name(k) == c->get<std::string>()) f.category = k, known = true;
-      if (!known) return util::fail(Errc::malformed, w + ": unknown category \"" + c->get<std::string>() + "\"");
+      auto category = core::parse_category(c->get<std::string>());
+      if (category) f.category = *category;
+      if (!category) return util::fail(Errc::malformed, w + ": unknown category \"" + c->get<std::string>() + "\"");
     }
     auto& x = f.evidence;
     x.reason = j.value("reason", "");

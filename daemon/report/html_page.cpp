@@ -149,6 +149,7 @@ std::string category_tag(core::Category category) {
   std::string name(core::category_name(category));
   std::string label = category == core::Category::order_dependent ? "order-dependent"
                       : category == core::Category::nio           ? "NIO (not idempotent)"
+                      : category == core::Category::implementation_dependent ? "implementation-dependent"
                                                                    : name;
   return "<span class=\"tag\">" + escape(label) + "</span>";
 }

@@ -127,8 +127,9 @@ std::string reproducer_html(const core::Verdict& v, const Links& links) {
   return out;
 }
 
-// What `repair` found for the test: the polluted field and the cleaner statements, and the
-// verified patch; the finding's sentence (why there is none) when there is no patch.
+// What `repair` found for the test (the polluted field and the cleaner statements) or
+// `shuffle` (the fix), and the verified patch; the finding's sentence (why there is none)
+// when there is no patch.
 std::string repair_html(const core::Verdict& v) {
   auto f = repair_finding(v);
   if (!f) return {};
@@ -140,6 +141,7 @@ std::string repair_html(const core::Verdict& v) {
   const std::string field = get("polluted_field"), cleaner = get("cleaner"), patch = get("patch"), run = get("verified_by_run");
   std::string out = "<section class=\"repair\"><h4>Repair</h4>";
   if (!field.empty()) out += "<p>Polluted field: <code>" + escape(field) + "</code></p>";
+  if (auto fix = get("fix"); !fix.empty()) out += "<p>Fix: " + escape(fix) + "</p>";
   if (!cleaner.empty()) out += "<p>Statements that make it pass:</p><pre><code>" + escape(cut_utf8(cleaner, 4000)) + "</code></pre>";
   if (!patch.empty()) {
     out += "<p>The patch";
@@ -149,10 +151,44 @@ std::string repair_html(const core::Verdict& v) {
     out += "</p><pre class=\"patch\">" + escape(cut_utf8(patch, 16000)) + "</pre>";
   } else {
     auto sentence = get("repair");
+    if (sentence.empty()) sentence = get("fix_refused");
     if (sentence.empty()) sentence = f->evidence.reason;
     out += "<p>No patch: " + escape(sentence.empty() ? std::string("none was verified.") : sentence) + "</p>";
   }
   return out + "</section>";
+}
+
+// What `shuffle` found for an implementation-dependent test: the API and the line that reads
+// the unspecified order, the seed that reorders it, and how the line was located.
+std::string shuffle_html(const core::Verdict& v) {
+  for (const auto& f : core::findings_of(v)) {
+    if (f.category != core::Category::implementation_dependent || !f.not_deciding.empty()) continue;
+    const auto& d = f.evidence.details;
+    auto get = [&](const char* key) {
+      auto it = d.find(key);
+      return it == d.end() ? std::string() : it->second;
+    };
+    auto row = [](const std::string& name, const std::string& value_html) {
+      return "<tr><th scope=\"row\">" + name + "</th><td>" + value_html + "</td></tr>";
+    };
+    std::string out = "<section class=\"shuffle\"><h4>Unspecified order</h4><table><tbody>";
+    if (auto api = get("api"); !api.empty()) out += row("API", "<code>" + escape(api) + "</code>");
+    const std::string at = get("user_frame").empty() ? get("site_frame") : get("user_frame");
+    if (!at.empty()) out += row("Read at", "<code>" + escape(at) + "</code>");
+    if (auto via = get("via"); !via.empty()) out += row("Through the JDK", "<code>" + escape(via) + "</code>");
+    out += row("Seed", escape(get("seed")) + " (mode " + escape(get("mode")) + "); failing seeds " + escape(get("failing_seeds")) +
+                           " of " + escape(get("seeds")));
+    if (auto located = get("located"); !located.empty()) {
+      auto runs = get("locate_runs");
+      out += row("Located", escape(located) + (runs.empty() ? "" : ", in " + escape(runs) + " runs"));
+    }
+    if (auto jdk = get("shuffle_jdk"); !jdk.empty()) out += row("Shuffling JDK", escape(jdk));
+    out += "</tbody></table>";
+    if (auto frames = get("frames"); !frames.empty())
+      out += "<details><summary>Stack at the read</summary><pre>" + escape(cut_utf8(frames, 8000)) + "</pre></details>";
+    return out + "</section>";
+  }
+  return {};
 }
 
 struct Group {
@@ -236,6 +272,7 @@ std::string test_section_html(const LocatedEntry& le, std::size_t index, const L
     if (!quiet) out += run_section("Failing run", le.entry.failing_run, id + "-fail");
     out += "</div>";
   }
+  out += shuffle_html(v);
   out += reproducer_html(v, links);
   out += repair_html(v);
   out += evidence_pictures(le.entry, id + "-fig");

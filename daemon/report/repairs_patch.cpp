@@ -7,9 +7,10 @@ namespace flakescan::report {
 std::optional<core::Finding> repair_finding(const core::Verdict& v) {
   std::optional<core::Finding> first;
   for (auto& f : core::findings_of(v)) {
-    if (f.technique != "repair") continue;
+    // A verified patch, whoever offered it (repair for order-dependence, shuffle for an
+    // unspecified order); else a finding that says why it has none.
     if (f.evidence.details.contains("patch") && !f.evidence.details.at("patch").empty()) return std::move(f);
-    if (!first) first = std::move(f);
+    if ((f.technique == "repair" || f.evidence.details.contains("fix_refused")) && !first) first = std::move(f);
   }
   return first;
 }

@@ -53,9 +53,9 @@ std::string render_quarantine_gradle(const Report& report);
 // @Tag("flaky"), JUnit 4 @Category(FlakyTests.class) plus the marker interface as a new
 // file, or the user's), and its import; empty when there is none to add.
 std::string render_flaky_patch(const Report& report, SourceLocator& locator, const PatchOptions& options = {});
-// repairs_patch.cpp: the finding of technique `repair` (its details: polluted_field, cleaner,
-// patch, patch_file, verified_by_run, repair), the first one with a patch, else the first;
-// nullopt when the verdict has none.
+// repairs_patch.cpp: the first finding with a verified patch (details patch, patch_file,
+// verified_by_run: technique `repair`, with polluted_field, cleaner, repair; or `shuffle`, with
+// fix, fix_kind), else the first of technique `repair`; nullopt when the verdict has none.
 std::optional<core::Finding> repair_finding(const core::Verdict& v);
 // repairs_patch.cpp: flakescan-repairs.patch, every entry's verified repair patch (details
 // "patch", present only when the repair compiled and made the test pass) in entry order, the

@@ -35,6 +35,10 @@ constexpr Rule rules[] = {
      "flakescan could not observe enough runs of this test to decide whether it is flaky.", "note"},
     {"flakescan/failing", "FailingTest", "Test fails in every run",
      "The test failed in every run flakescan made of it: it is broken, not flaky.", "warning"},
+    {"flakescan/flaky/implementation-dependent", "FlakyTestImplementationDependent",
+     "Flaky test: depends on an order the Java API leaves unspecified",
+     "The test passes on this JDK and fails when an order the Java API does not specify (HashMap iteration, Class.getDeclaredMethods, File.list, ...) comes out otherwise, as it may on another JDK, vendor or hash seed.",
+     "warning"},
 };
 
 std::size_t rule_index(const core::Verdict& v) {
@@ -44,6 +48,7 @@ std::size_t rule_index(const core::Verdict& v) {
     case core::Category::concurrency: return 0;
     case core::Category::order_dependent: return 1;
     case core::Category::nio: return 2;
+    case core::Category::implementation_dependent: return 6;
     default: return 3;
   }
 }

@@ -114,11 +114,7 @@ util::Result<core::Category> parse_category(const json& o, const std::string& wh
   if (it == o.end() || it->is_null()) return core::Category::none;
   if (!it->is_string()) return util::fail(Errc::malformed, where + ": \"category\" is not a string");
   const auto s = it->get<std::string>();
-  if (s == "concurrency") return core::Category::concurrency;
-  if (s == "order_dependent") return core::Category::order_dependent;
-  if (s == "nio") return core::Category::nio;
-  if (s == "unknown") return core::Category::unknown;
-  if (s.empty()) return core::Category::none;
+  if (auto c = core::parse_category(s)) return *c;
   return util::fail(Errc::malformed, where + ": unknown category \"" + s + "\"");
 }
 

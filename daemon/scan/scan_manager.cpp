@@ -181,6 +181,9 @@ void ScanManager::run_scan(const std::shared_ptr<LiveScan>& scan) {
     std::error_code cwd_error;
     input.project_dir = !request.working_dir.empty() ? request.working_dir : std::filesystem::current_path(cwd_error).string();
     input.source_roots = request.sources;
+    input.shuffle_seeds = request.shuffle_seeds;
+    input.shuffle_mode = request.shuffle_mode;
+    input.shuffle_rounds = request.shuffle_rounds;
     for (const auto& technique : technique_table()) {
       if (std::find(request.techniques.begin(), request.techniques.end(), technique.name) == request.techniques.end())
         continue;

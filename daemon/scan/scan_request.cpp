@@ -52,7 +52,7 @@ util::Result<ScanRequest> parse_scan_request(const json& body, const std::vector
   if (!body.is_object()) return util::fail(Errc::invalid_argument, "the request body must be a JSON object");
   static const std::set<std::string> fields{"backend", "classpath", "tests", "techniques", "runs", "isolation", "seed", "strategy",
                                             "timeout_seconds", "budget", "parallelism", "jvm_args", "working_dir",
-                                            "sources", "adb"};
+                                            "sources", "adb", "shuffle"};
   for (const auto& [key, value] : body.items())
     if (!fields.contains(key)) return util::fail(Errc::invalid_argument, "unknown field '" + key + "'");
 
@@ -165,6 +165,28 @@ util::Result<ScanRequest> parse_scan_request(const json& body, const std::vector
     }
     r.sources = std::move(*a);
   }
+  if (body.contains("shuffle")) {
+    // technique shuffle: {"seeds": 1..100, "mode": "full" | "one"}; suite: {"rounds": 0..100}
+    const auto& s = body["shuffle"];
+    if (!s.is_object()) return std::unexpected(bad("shuffle", "must be an object"));
+    for (const auto& [key, value] : s.items()) {
+      if (key == "seeds") {
+        auto n = integer(value, "shuffle.seeds", 1, 100);
+        if (!n) return std::unexpected(n.error());
+        r.shuffle_seeds = *n;
+      } else if (key == "rounds") {
+        auto n = integer(value, "shuffle.rounds", 0, 100);
+        if (!n) return std::unexpected(n.error());
+        r.shuffle_rounds = *n;
+      } else if (key == "mode") {
+        if (!value.is_string() || (value != "full" && value != "one"))
+          return std::unexpected(bad("shuffle.mode", "must be \"full\" (a new order for every call) or \"one\" (one per call site)"));
+        r.shuffle_mode = value;
+      } else {
+        return util::fail(Errc::invalid_argument, "unknown field 'shuffle." + key + "'");
+      }
+    }
+  }
   if (body.contains("budget")) {
     const auto& b = body["budget"];
     if (!b.is_object()) return std::unexpected(bad("budget", "must be an object"));
@@ -196,7 +218,8 @@ nlohmann::json ScanRequest::to_json() const {
          {"strategy", core::strategy_name(strategy)},
          {"budget", {{"max_runs", budget.max_runs}, {"max_seconds", budget.max_seconds},
                      {"max_runs_per_test", budget.max_runs_per_test}, {"max_seconds_per_test", budget.max_seconds_per_test}}},
-         {"jvm_args", jvm_args}};
+         {"jvm_args", jvm_args},
+         {"shuffle", {{"seeds", shuffle_seeds}, {"mode", shuffle_mode}, {"rounds", shuffle_rounds}}}};
   if (backend == "local") j["classpath"] = classpath;
   if (budget.max_orders > 0) j["budget"]["max_orders"] = budget.max_orders;  // 0: the default for the tests
   if (parallelism > 0) j["parallelism"] = parallelism;

@@ -30,6 +30,9 @@ struct ScanRequest {
                                    // the module's); empty: the daemon's own
   std::vector<std::string> sources; // repair: test source roots (absolute); empty: working_dir
   nlohmann::json adb;              // backend "adb": its settings, checked by that backend
+  int shuffle_seeds = 3;           // shuffle: seeded runs per test
+  std::string shuffle_mode = "full";  // shuffle: "full" or "one"
+  int shuffle_rounds = 0;          // suite: rounds on the shuffling JDK
 
   nlohmann::json to_json() const;
 };

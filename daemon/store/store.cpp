@@ -8,6 +8,7 @@
 #include <sqlite3.h>
 
 #include "store/migrations.hpp"
+#include "store/shuffle_columns.hpp"
 #include "util/log.hpp"
 #include "util/timestamp.hpp"
 
@@ -215,19 +216,20 @@ util::Result<std::int64_t> Store::record_run(const std::string& scan_id, const c
   };
   Statement run(db_,
                 "INSERT INTO runs(scan_id, technique, purpose, seed, tests, exit_code, signal, timed_out, infra_reason, "
-                "wall_ms, log_path, finished_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)");
+                "wall_ms, log_path, finished_at, shuffle) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)");
   run.bind(scan_id).bind(spec.technique).bind(spec.purpose).bind(std::int64_t(spec.seed))
       .bind(nlohmann::json(spec.tests).dump()).bind(report.exit_code).bind(report.signal).bind(int(report.timed_out))
-      .bind(report.infra_reason).bind(report.wall_ms).bind(report.log_path).bind(util::utc_timestamp());
+      .bind(report.infra_reason).bind(report.wall_ms).bind(report.log_path).bind(util::utc_timestamp())
+      .bind(shuffle_spec_text(spec.shuffle));
   if (run.step() != SQLITE_DONE) return rollback(sql_error(db_, "recording run"));
   std::int64_t run_id = sqlite3_last_insert_rowid(db_);
   for (size_t i = 0; i < report.results.size(); ++i) {
     const auto& r = report.results[i];
     Statement res(db_,
-                  "INSERT INTO results(run_id, position, test, outcome, message, exception, signature, stack, duration_ms) "
-                  "VALUES (?,?,?,?,?,?,?,?,?)");
+                  "INSERT INTO results(run_id, position, test, outcome, message, exception, signature, stack, duration_ms, "
+                  "shuffled) VALUES (?,?,?,?,?,?,?,?,?,?)");
     res.bind(run_id).bind(int(i)).bind(r.test).bind(std::string(core::outcome_name(r.outcome))).bind(r.message)
-        .bind(r.exception_type).bind(r.signature).bind(r.stack).bind(r.duration_ms);
+        .bind(r.exception_type).bind(r.signature).bind(r.stack).bind(r.duration_ms).bind(shuffled_sites_text(r.shuffled));
     if (res.step() != SQLITE_DONE) return rollback(sql_error(db_, "recording result"));
   }
   if (auto r = exec("COMMIT"); !r) return rollback(r.error());
@@ -238,7 +240,7 @@ namespace {
 
 util::Result<bool> read_results(sqlite3* db, core::RecordedRun& run) {
   Statement s(db,
-              "SELECT test, outcome, message, exception, signature, stack, duration_ms FROM results "
+              "SELECT test, outcome, message, exception, signature, stack, duration_ms, shuffled FROM results "
               "WHERE run_id = ? ORDER BY position");
   s.bind(run.id);
   int rc;
@@ -251,6 +253,7 @@ util::Result<bool> read_results(sqlite3* db, core::RecordedRun& run) {
     r.signature = s.text(4);
     r.stack = s.text(5);
     r.duration_ms = s.real(6);
+    r.shuffled = parse_shuffled_sites(s.text(7));
     run.report.results.push_back(std::move(r));
   }
   if (rc != SQLITE_DONE) return std::unexpected(sql_error(db, "reading results"));
@@ -258,7 +261,8 @@ util::Result<bool> read_results(sqlite3* db, core::RecordedRun& run) {
 }
 
 const char* run_columns =
-    "SELECT id, technique, purpose, seed, tests, exit_code, signal, timed_out, infra_reason, wall_ms, log_path FROM runs ";
+    "SELECT id, technique, purpose, seed, tests, exit_code, signal, timed_out, infra_reason, wall_ms, log_path, shuffle "
+    "FROM runs ";
 
 core::RecordedRun read_run(const Statement& s) {
   core::RecordedRun r;
@@ -273,6 +277,7 @@ core::RecordedRun read_run(const Statement& s) {
   r.report.infra_reason = s.text(8);
   r.report.wall_ms = s.real(9);
   r.report.log_path = s.text(10);
+  r.spec.shuffle = parse_shuffle_spec(s.text(11));
   return r;
 }
 

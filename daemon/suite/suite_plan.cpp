@@ -28,6 +28,10 @@ std::vector<std::string> shuffled_classes(const std::vector<std::string>& tests,
 
 }  // namespace
 
+Round plan_shuffled_round(const std::vector<std::string>& tests, int index, std::uint64_t seed) {
+  return Round{.index = index, .kind = "shuffling JDK, seed " + std::to_string(seed), .seed = seed, .shuffled = true, .shards = {tests}};
+}
+
 Round plan_round(const std::vector<std::string>& tests, int index, std::uint64_t scan_seed, int shards) {
   Round r{.index = index};
   std::vector<std::string> order;

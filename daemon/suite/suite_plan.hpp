@@ -21,10 +21,16 @@ struct Round {
   int index = 0;
   std::string kind;                                 // "original", "reverse", "each test twice", "shuffled classes", ...
   std::uint64_t seed = 0;                           // 0 for original and reverse
+  bool shuffled = false;                            // on the shuffling JDK, under `seed` (original order)
   std::vector<std::vector<std::string>> shards;     // one JVM each
 };
 
 Round plan_round(const std::vector<std::string>& tests, int index, std::uint64_t scan_seed, int shards);
+
+// A round on the shuffling JDK (technique shuffle) under `seed`, in the original order: a test
+// whose outcome changes there changes it for an unspecified order of the JDK's, not for the
+// order of the tests. One JVM.
+Round plan_shuffled_round(const std::vector<std::string>& tests, int index, std::uint64_t seed);
 
 // The budget's split: rounds first, isolation of suspects after. Given what one round cost
 // (seconds and runs), how many of the `wanted` rounds fit while `reserve` of each budget is

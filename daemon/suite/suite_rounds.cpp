@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <functional>
 #include <map>
 #include <mutex>
 #include <optional>
@@ -11,6 +12,7 @@
 #include "core/deciding.hpp"
 #include "rerun/outcome_tally.hpp"
 #include "rerun/rerun.hpp"
+#include "shuffle/shuffle.hpp"
 #include "suite/suite_isolation.hpp"
 #include "suite/suite_plan.hpp"
 
@@ -30,7 +32,7 @@ struct Rounds {
 
 // Runs a batch of rounds at the same time, one JVM each; a run cut short by its JVM going
 // down is continued with the tests that did not run, in a fresh JVM (up to three times).
-util::Result<void> run_rounds(const std::vector<Round>& batch, core::RunLog& log, Rounds& out) {
+util::Result<void> run_rounds(const std::vector<Round>& batch, core::RunLog& log, Rounds& out, const std::string& shuffle_mode = "full") {
   std::vector<core::RunSpec> specs;
   for (const auto& round : batch)
     for (size_t s = 0; s < round.shards.size(); ++s) {
@@ -40,6 +42,7 @@ util::Result<void> run_rounds(const std::vector<Round>& batch, core::RunLog& log
       spec.purpose = "suite round " + std::to_string(round.index + 1) + " (" + round.kind + ")" +
                      (round.shards.size() > 1 ? ", shard " + std::to_string(s + 1) + "/" + std::to_string(round.shards.size()) : "");
       spec.seed = round.seed;
+      if (round.shuffled) spec.shuffle = core::ShuffleSpec{.seed = round.seed, .mode = shuffle_mode};
       specs.push_back(std::move(spec));
     }
   for (int attempt = 0; attempt < 4 && !specs.empty(); ++attempt) {
@@ -64,6 +67,51 @@ util::Result<void> run_rounds(const std::vector<Round>& batch, core::RunLog& log
       out.runs.push_back(std::move(run));
     }
     specs = std::move(continuations);
+  }
+  return {};
+}
+
+// Rounds on the shuffling JDK, after the order rounds, while the rounds' share of the budget
+// lasts: each the original order under a seed of its own. A backend that cannot shuffle is
+// said in `unavailable`, and the scan goes on without them.
+void run_shuffled_rounds(const core::TechniqueInput& input, core::RunLog& log, int first_index, int jvms,
+                         const std::function<bool()>& budget_left, Rounds& out, std::string& unavailable) {
+  const auto seeds = shuffle::shuffle_seeds(input.seed ^ 0x5375697465ull, input.shuffle_rounds);  // "Suite"
+  for (size_t r = 0; r < seeds.size() && budget_left();) {
+    std::vector<Round> batch;
+    for (size_t k = 0; k < size_t(jvms) && r + k < seeds.size(); ++k)
+      batch.push_back(plan_shuffled_round(input.tests, first_index + int(r + k), seeds[r + k]));
+    if (auto done = run_rounds(batch, log, out, input.shuffle_mode); !done) {
+      if (done.error().code != util::Errc::cancelled) unavailable = done.error().message;
+      return;
+    }
+    for (const auto& b : batch) out.kinds.push_back(b.kind);
+    r += batch.size();
+  }
+}
+
+// The tests that passed every order round and failed in a shuffled one are handed to
+// technique `shuffle` (clean, the seeds of the rounds they failed in, confirmation, the site,
+// a fix); its verdict joins theirs.
+util::Result<void> shuffle_suspects(const core::TechniqueInput& input, core::RunLog& log, const Rounds& shuffled,
+                                    std::vector<core::Verdict>& out) {
+  std::map<std::string, std::vector<std::uint64_t>> failed_in;
+  for (const auto& run : shuffled.runs)
+    for (size_t i = 0; i < run.report.results.size(); ++i)
+      if (core::is_failure(run.report.results[i].outcome)) {
+        auto& seeds = failed_in[run.report.results[i].test];
+        if (std::find(seeds.begin(), seeds.end(), run.spec.shuffle->seed) == seeds.end()) seeds.push_back(run.spec.shuffle->seed);
+      }
+  for (auto& v : out) {
+    auto it = failed_in.find(v.test);
+    if (it == failed_in.end() || v.verdict != core::VerdictKind::not_flaky) continue;
+    core::TechniqueInput sub = input;
+    sub.tests = {v.test};
+    shuffle::ShuffleOptions options;
+    options.seeds = it->second;
+    auto found = shuffle::detect_implementation_dependent(sub, log, options);
+    if (!found) return std::unexpected(found.error());
+    for (auto& f : *found) v = core::honest_verdict(core::merge_verdicts(v, f));
   }
   return {};
 }
@@ -97,9 +145,16 @@ util::Result<std::vector<core::Verdict>> run_suite(const core::TechniqueInput& i
     planned = rounds_that_fit(wanted, r, per_round, runs_per_round, total, {elapsed(), rounds.runs_made},
                               reserve_for_suspects);
   }
+  Rounds shuffled;
+  std::string shuffle_unavailable;
+  if (input.shuffle_rounds > 0)
+    run_shuffled_rounds(input, runs, int(kinds.size()), jvms,
+                        [&] { return elapsed() < total.seconds * (1 - reserve_for_suspects) && rounds.runs_made + shuffled.runs_made < total.runs; },
+                        shuffled, shuffle_unavailable);
   const int rounds_run = int(kinds.size());
   std::string orders;
   for (const auto& k : kinds) orders += (orders.empty() ? "" : ", ") + k;
+  if (!shuffled.kinds.empty()) orders += ", and " + std::to_string(shuffled.kinds.size()) + " on the shuffling JDK";
 
   rerun::OutcomeTally tally;
   std::map<std::string, std::vector<Seen>> seen;
@@ -116,6 +171,10 @@ util::Result<std::vector<core::Verdict>> run_suite(const core::TechniqueInput& i
     core::Verdict v = rerun::verdict_from_tally(test, tally.find(test), "suite");
     v.evidence.details["rounds"] = std::to_string(rounds_run);
     v.evidence.details["rounds_wanted"] = std::to_string(wanted);
+    if (input.shuffle_rounds > 0) {
+      v.evidence.details["shuffled_rounds"] = std::to_string(shuffled.kinds.size());
+      if (!shuffle_unavailable.empty()) v.evidence.details["shuffled_rounds_unavailable"] = shuffle_unavailable;
+    }
     if (v.verdict == core::VerdictKind::not_flaky)
       v.evidence.reason = "passed all " + std::to_string(v.runs.passed) + " runs in " + std::to_string(rounds_run) +
                           " suite rounds, each in another order (" + orders + ")";
@@ -130,7 +189,7 @@ util::Result<std::vector<core::Verdict>> run_suite(const core::TechniqueInput& i
 
   // 2. The suspects, isolated `jvms` at a time: one lane per suspect being isolated, each
   // with its share of the JVMs, in the order of the selection while the budget lasts.
-  std::atomic<int> made{rounds.runs_made};
+  std::atomic<int> made{rounds.runs_made + shuffled.runs_made};
   std::atomic<size_t> next{0};
   std::vector<std::vector<core::RecordedRun>> kept(suspects.size());
   std::mutex error_mutex;
@@ -170,6 +229,9 @@ util::Result<std::vector<core::Verdict>> run_suite(const core::TechniqueInput& i
   work();
   for (auto& t : threads) t.join();
   if (stop) return std::unexpected(*stop);
+
+  // Suspects of the shuffled rounds: passed every order round, failed on the shuffling JDK.
+  if (auto done = shuffle_suspects(input, runs, shuffled, out); !done) return std::unexpected(done.error());
 
   // Every finding of every suspect checked against every run of the scan's rounds and
   // isolations (core/deciding.hpp), once all of them are known.

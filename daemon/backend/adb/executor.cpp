@@ -307,6 +307,10 @@ util::Result<AdbExecutor::LeasedRun> AdbExecutor::run_on(const Lease& lease, con
 util::Result<core::RunReport> AdbExecutor::run(const core::RunSpec& spec, const core::CancelFlag& cancel) {
   if (!spec.classpath_prepend.empty())
     return util::fail(util::Errc::unsupported, "a device runs the installed test APK: it cannot put classes in front of it");
+  if (spec.shuffle)
+    return util::fail(util::Errc::unsupported,
+                      "a device's framework classes (ART's boot image) cannot be swapped for shuffling ones from here: "
+                      "technique shuffle runs on the local JVM backend");
   auto log = util::logger("adb");
   auto start = wire::Clock::now();
   auto deadline = start + Ms(spec.timeout_ms);

@@ -2,6 +2,7 @@
 
 #include <chrono>
 #include <fstream>
+#include <optional>
 #include <sstream>
 
 #include "backend/local_jvm/run_log.hpp"
@@ -66,6 +67,10 @@ std::vector<std::string> default_platform_jars(const fs::path& java_lib) {
   return out;
 }
 
+std::vector<std::string> default_asm_jars(const fs::path& java_lib) {
+  return {(java_lib / "asm.jar").string(), (java_lib / "asm-tree.jar").string(), (java_lib / "asm-commons.jar").string()};
+}
+
 std::vector<std::string> runner_jvm_args(const std::vector<std::string>& requested) {
   for (const auto& a : requested)
     if (a.find("Tiered") != std::string::npos) return requested;
@@ -92,18 +97,23 @@ LocalJvmExecutor::LocalJvmExecutor(LocalJvmConfig config) : config_(std::move(co
     (fs::is_directory(entry, ec) ? dirs_ : jars_).push_back(entry);
   }
   dirs_last_ = dirs_.empty();
-  std::vector<std::string> archived = jars_;
-  archived.push_back(config_.runner_jar.string());
-  archived.insert(archived.end(), config_.platform_jars.begin(), config_.platform_jars.end());
-  cds_ = std::make_unique<CdsArchive>(config_.cds_dir, config_.java, config_.jvm_args, archived,
-                                      [this, archived](const fs::path& dump_to) { return warm_up(archived, dump_to); });
+  archived_ = jars_;
+  archived_.push_back(config_.runner_jar.string());
+  archived_.insert(archived_.end(), config_.platform_jars.begin(), config_.platform_jars.end());
+  cds_ = std::make_unique<CdsArchive>(config_.cds_dir, config_.java, config_.jvm_args, archived_,
+                                      [this](const fs::path& dump_to) { return warm_up(config_.java, archived_, dump_to); });
+  shuffling_ = std::make_unique<ShufflingJdk>(ShufflingJdkConfig{
+      .java = config_.java,
+      .prepare_jar = config_.shuffling_jdk_jar,
+      .asm_jars = config_.asm_jars,
+      .cache_dir = config_.shuffling_jdk_cache.empty() ? default_shuffling_jdk_cache() : config_.shuffling_jdk_cache});
 }
 
-bool LocalJvmExecutor::warm_up(const std::vector<std::string>& jars, const fs::path& dump_to) const {
+bool LocalJvmExecutor::warm_up(const std::string& java, const std::vector<std::string>& jars, const fs::path& dump_to) const {
   std::error_code ec;
   fs::create_directories(config_.work_dir, ec);
   const fs::path base = config_.work_dir / "warmup";
-  std::vector<std::string> argv{config_.java};
+  std::vector<std::string> argv{java};
   argv.insert(argv.end(), config_.jvm_args.begin(), config_.jvm_args.end());
   argv.insert(argv.end(), {"-XX:ArchiveClassesAtExit=" + dump_to.string(), "-cp", join(jars, ':'), "io.flakescan.runner.Main",
                            "warmup", "--results", base.string() + ".results"});
@@ -128,15 +138,37 @@ std::vector<std::string> LocalJvmExecutor::process_classpath(const std::vector<s
   return cp;
 }
 
+CdsArchive& LocalJvmExecutor::archive_for(const Shuffled* shuffle) const {
+  if (!shuffle) return *cds_;
+  // The image has a class data archive of its own JDK classes; the runner's archive is made on
+  // top of it, so it is made by the image's java (once, on the first shuffled run).
+  std::lock_guard lock(shuffled_cds_mutex_);
+  if (!shuffled_cds_) {
+    const std::string java = shuffle->jdk.java;
+    shuffled_cds_ = std::make_unique<CdsArchive>(config_.cds_dir, java, config_.jvm_args, archived_,
+                                                 [this, java](const fs::path& dump_to) { return warm_up(java, archived_, dump_to); });
+  }
+  return *shuffled_cds_;
+}
+
 std::vector<std::string> LocalJvmExecutor::command(const std::string& mode, const fs::path& tests_file,
-                                                   const fs::path& results_file, const std::vector<std::string>& prepend) const {
+                                                   const fs::path& results_file, const std::vector<std::string>& prepend,
+                                                   const Shuffled* shuffle) const {
   // The archive holds the jars in front of the directories: a classpath with anything before
-  // them (a patched class, RunSpec::classpath_prepend) or with directories among them runs without.
-  std::vector<std::string> argv{config_.java};
+  // them (a patched class, RunSpec::classpath_prepend) or with directories among them runs
+  // without; so does a JDK started with --patch-module (HotSpot turns class data sharing off).
+  std::vector<std::string> argv{shuffle ? shuffle->jdk.java : config_.java};
   argv.insert(argv.end(), config_.jvm_args.begin(), config_.jvm_args.end());
-  if (prepend.empty() && dirs_last_) {
-    auto cds = cds_->for_run();
+  if (prepend.empty() && dirs_last_ && (!shuffle || shuffle->jdk.image)) {
+    auto cds = archive_for(shuffle).for_run();
     argv.insert(argv.end(), cds.jvm_args.begin(), cds.jvm_args.end());
+  }
+  if (shuffle) {
+    // The runner reads these and starts shuffling once the tests are about to run (ShuffleControl).
+    argv.insert(argv.end(), shuffle->jdk.jvm_args.begin(), shuffle->jdk.jvm_args.end());
+    argv.push_back("-Dflakescan.shuffle.seed=" + std::to_string(shuffle->spec.seed));
+    argv.push_back("-Dflakescan.shuffle.mode=" + shuffle->spec.mode);
+    if (!shuffle->sites_file.empty()) argv.push_back("-Dflakescan.shuffle.sites=" + shuffle->sites_file.string());
   }
   argv.insert(argv.end(), {"-cp", join(process_classpath(prepend), ':'), "io.flakescan.runner.Main", mode, "--tests-file",
                            tests_file.string(), "--results", results_file.string()});
@@ -182,7 +214,7 @@ LocalJvmExecutor::RunFiles LocalJvmExecutor::next_run_files() {
   std::error_code ec;
   fs::create_directories(config_.work_dir, ec);
   fs::path base = config_.work_dir / ("run-" + std::to_string(next_file_++));
-  return {base.string() + ".tests", base.string() + ".results", base.string() + ".log"};
+  return {base.string() + ".tests", base.string() + ".results", base.string() + ".log", base.string() + ".sites"};
 }
 
 util::Result<core::RunReport> LocalJvmExecutor::finish_run(const core::RunSpec& spec, const RunFiles& files,
@@ -210,21 +242,42 @@ util::Result<core::RunReport> LocalJvmExecutor::finish_run(const core::RunSpec& 
   return report;
 }
 
+util::Result<LocalJvmExecutor::Shuffled> LocalJvmExecutor::shuffled_launch(const core::ShuffleSpec& spec, const RunFiles& files) {
+  auto jdk = shuffling_->get();
+  if (!jdk) return std::unexpected(jdk.error());
+  Shuffled out{.jdk = *jdk, .spec = spec};
+  if (!spec.sites.empty()) {
+    if (auto w = write_lines(files.sites, spec.sites); !w) return std::unexpected(w.error());
+    out.sites_file = files.sites;
+  }
+  return out;
+}
+
 util::Result<core::RunReport> LocalJvmExecutor::run(const core::RunSpec& spec, const core::CancelFlag& cancel) {
   auto files = next_run_files();
   if (auto w = write_lines(files.tests, spec.tests); !w) return std::unexpected(w.error());
+  std::optional<Shuffled> shuffle;
+  if (spec.shuffle) {
+    auto launch = shuffled_launch(*spec.shuffle, files);
+    if (!launch) return std::unexpected(launch.error());
+    shuffle = std::move(*launch);
+  }
   auto started = std::chrono::steady_clock::now();
-  auto child = util::Child::spawn({.argv = command("run", files.tests, files.results, spec.classpath_prepend),
+  auto child = util::Child::spawn({.argv = command("run", files.tests, files.results, spec.classpath_prepend,
+                                                   shuffle ? &*shuffle : nullptr),
                                    .working_dir = config_.test_dir.string(),
                                    .stdout_path = files.log.string()});
   if (!child) return std::unexpected(child.error());
   auto status = child->wait(started + std::chrono::milliseconds(spec.timeout_ms), &cancel);
   if (!status) return std::unexpected(status.error());
-  return finish_run(spec, files, *status, started);
+  auto report = finish_run(spec, files, *status, started);
+  if (report && shuffle) report->runtime = shuffle->jdk.description;
+  return report;
 }
 
 util::Result<core::RunReport> LocalJvmExecutor::run_debugged(const core::RunSpec& spec, const core::CancelFlag& cancel,
                                                              const DriveFn& drive) {
+  if (spec.shuffle) return util::fail(util::Errc::unsupported, "a shuffled run cannot be made under the debugger");
   auto files = next_run_files();
   if (auto w = write_lines(files.tests, spec.tests); !w) return std::unexpected(w.error());
   auto started = std::chrono::steady_clock::now();

@@ -8,10 +8,12 @@
 #include <chrono>
 #include <filesystem>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
 #include "backend/local_jvm/cds_archive.hpp"
+#include "backend/local_jvm/shuffling_jdk.hpp"
 #include "core/executor.hpp"
 #include "util/process.hpp"
 
@@ -28,10 +30,17 @@ struct LocalJvmConfig {
   int parallelism = 2;
   int discover_timeout_ms = 60000;
   std::filesystem::path cds_dir;             // class data archives of runner JVMs; empty: none
+  // Shuffled runs (RunSpec::shuffle): the program that prepares the shuffling JDK and the ASM
+  // jars it needs; an empty jar refuses such runs. The cache is shared by every daemon.
+  std::filesystem::path shuffling_jdk_jar;
+  std::vector<std::string> asm_jars;
+  std::filesystem::path shuffling_jdk_cache;  // empty: default_shuffling_jdk_cache()
 };
 
 // Debian's JUnit Platform jars under `java_lib` (/usr/share/java), in the order the runner needs.
 std::vector<std::string> default_platform_jars(const std::filesystem::path& java_lib);
+// Debian's ASM jars under `java_lib` (package libasm-java), for the shuffling JDK's Prepare.
+std::vector<std::string> default_asm_jars(const std::filesystem::path& java_lib);
 
 // The options runner JVMs start with: C1 only (-XX:TieredStopAtLevel=1) and then `requested`
 // (a scan's jvm_args), unless those name a tiered-compilation option of their own. Test JVMs
@@ -58,8 +67,15 @@ class LocalJvmExecutor final : public core::TestExecutor {
   // with the class data archive's options when the classpath allows one (made first if
   // there is none yet). `prepend`: entries put in front of the project's classpath
   // (RunSpec::classpath_prepend).
+  // `shuffle`: the run is made on the shuffling JDK with these options (RunSpec::shuffle).
+  struct Shuffled {
+    ShufflingJava jdk;
+    core::ShuffleSpec spec;
+    std::filesystem::path sites_file;  // the spec's sites, one per line; empty: every site
+  };
   std::vector<std::string> command(const std::string& mode, const std::filesystem::path& tests_file,
-                                   const std::filesystem::path& results_file, const std::vector<std::string>& prepend = {}) const;
+                                   const std::filesystem::path& results_file, const std::vector<std::string>& prepend = {},
+                                   const Shuffled* shuffle = nullptr) const;
   // The test JVM's whole classpath: the project's, the runner jar, the platform jars (the
   // project's class directories after them once discovery found that safe).
   std::vector<std::string> process_classpath() const override;
@@ -67,11 +83,14 @@ class LocalJvmExecutor final : public core::TestExecutor {
 
  private:
   struct RunFiles {
-    std::filesystem::path tests, results, log;  // the runner's input, its results stream, its output
+    std::filesystem::path tests, results, log, sites;  // the runner's input, its results stream, its output, a shuffle's sites
   };
   RunFiles next_run_files();
-  // The JVM that dumps the class data archive over `jars` (CdsArchive::Maker).
-  bool warm_up(const std::vector<std::string>& jars, const std::filesystem::path& dump_to) const;
+  // The JVM (`java`) that dumps the class data archive over `jars` (CdsArchive::Maker).
+  bool warm_up(const std::string& java, const std::vector<std::string>& jars, const std::filesystem::path& dump_to) const;
+  // What a run with RunSpec::shuffle starts with; an error when there is no shuffling JDK.
+  util::Result<Shuffled> shuffled_launch(const core::ShuffleSpec& spec, const RunFiles& files);
+  CdsArchive& archive_for(const Shuffled* shuffle) const;
   // Everything after the JVM ended, the same for plain and debugged runs.
   util::Result<core::RunReport> finish_run(const core::RunSpec& spec, const RunFiles& files,
                                            const util::ExitStatus& status, std::chrono::steady_clock::time_point started);
@@ -81,6 +100,10 @@ class LocalJvmExecutor final : public core::TestExecutor {
   std::atomic<bool> dirs_last_{false};    // the directories go after the jars (discovery found no file in both)
   std::atomic<long> next_file_{0};
   std::unique_ptr<CdsArchive> cds_;
+  std::unique_ptr<ShufflingJdk> shuffling_;
+  mutable std::mutex shuffled_cds_mutex_;
+  mutable std::unique_ptr<CdsArchive> shuffled_cds_;  // the image's own archive, made on first use
+  std::vector<std::string> archived_;                 // the jars the archives are made over
 };
 
 }  // namespace flakescan::backend

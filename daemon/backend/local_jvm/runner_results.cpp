@@ -32,6 +32,32 @@ std::string str(const json& j, const char* key) {
   return it != j.end() && it->is_string() ? it->get<std::string>() : std::string{};
 }
 
+std::vector<std::string> strings(const json& j, const char* key) {
+  std::vector<std::string> out;
+  if (auto it = j.find(key); it != j.end() && it->is_array())
+    for (const auto& v : *it)
+      if (v.is_string()) out.push_back(v.get<std::string>());
+  return out;
+}
+
+int number(const json& j, const char* key) {
+  auto it = j.find(key);
+  return it != j.end() && it->is_number_integer() ? it->get<int>() : 0;
+}
+
+// The "shuffled" array of a finished line (runs on the shuffling JDK): one object per site.
+std::vector<core::ShuffledSite> shuffled_sites(const json& line) {
+  std::vector<core::ShuffledSite> out;
+  auto it = line.find("shuffled");
+  if (it == line.end() || !it->is_array()) return out;
+  for (const auto& s : *it) {
+    if (!s.is_object() || str(s, "key").empty()) continue;
+    out.push_back({.key = str(s, "key"), .api = str(s, "api"), .via = strings(s, "via"), .frames = strings(s, "frames"),
+                   .seen = number(s, "seen"), .shuffled = number(s, "shuffled"), .size = number(s, "size")});
+  }
+  return out;
+}
+
 }  // namespace
 
 util::Result<RunnerStream> parse_run_stream(std::string_view text, size_t expected_tests) {
@@ -66,6 +92,7 @@ util::Result<RunnerStream> parse_run_stream(std::string_view text, size_t expect
     r.exception_type = str(j, "exception");
     r.stack = str(j, "stack");
     if (auto d = j.find("duration_ms"); d != j.end() && d->is_number()) r.duration_ms = d->get<double>();
+    r.shuffled = shuffled_sites(j);
     if (core::is_failure(r.outcome)) r.signature = core::failure_signature(r.exception_type, r.stack, r.test);
     out.finished[index] = std::move(r);
     if (out.started_unfinished == index) out.started_unfinished.reset();

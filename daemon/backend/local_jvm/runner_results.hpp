@@ -4,7 +4,9 @@
 //
 //   {"event":"started","index":0,"test":"p.C#m"}
 //   {"event":"finished","index":0,"test":"p.C#m","outcome":"fail","message":..,
-//    "exception":..,"stack":..,"duration_ms":12.5}
+//    "exception":..,"stack":..,"duration_ms":12.5,
+//    "shuffled":[{"key":..,"api":..,"via":[..],"frames":[..],"seen":3,"shuffled":3,"size":4}]}
+//                                              ("shuffled": runs on the shuffling JDK only)
 //   {"event":"exit","index":0,"test":"p.C#m","at":"p.C.m(C.java:10)","stack":..}
 //                                              (System.exit called while entry 0 ran)
 //   {"event":"test","test":"p.C#m"}            (discover mode)

@@ -58,6 +58,9 @@ assert victim["verdict"] == "flaky" and victim["category"] == "order_dependent",
 assert by["demo.basic.RegistryPolluterTest#registersDefaultCurrency"]["verdict"] == "not_flaky"
 print("installed flakescan: the victim is order_dependent, its polluter not flaky")
 PY
+# Technique shuffle's preparation program is installed where the daemon looks for it.
+[ -f /usr/share/flakescan/flakescan-shuffling-jdk.jar ] || { echo "flakescan-shuffling-jdk.jar is not installed"; exit 1; }
+dpkg -s flakescan | grep -q "^Depends:.*libasm-java" || { echo "the package does not depend on libasm-java"; exit 1; }
 # The Gradle plugin's Maven repository is where the docs say.
 ls /usr/share/flakescan/maven/io/flakescan/flakescan-gradle-plugin/*/flakescan-gradle-plugin-*.jar >/dev/null
 echo "PASS: the .deb installs, passes lintian, and scans an example from its installed paths"

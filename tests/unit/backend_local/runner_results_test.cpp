@@ -110,3 +110,25 @@ TEST_CASE("discovery streams list tests and missing ids", "[backend][runner]") {
   REQUIRE(d->discovery.missing.size() == 1);
   CHECK(d->discovery.missing[0].second == "class not found");
 }
+
+TEST_CASE("a shuffled run's finished line carries the sites whose order was permuted", "[backend][runner][shuffle]") {
+  std::string text =
+      "{\"event\":\"started\",\"index\":0,\"test\":\"p.A#one\"}\n"
+      "{\"event\":\"finished\",\"index\":0,\"test\":\"p.A#one\",\"outcome\":\"fail\",\"message\":\"x\",\"exception\":\"java.lang.AssertionError\","
+      "\"stack\":\"\",\"shuffled\":[{\"key\":\"HashMap.entrySet iteration at p.R.render(R.java:41)\",\"api\":\"HashMap.entrySet iteration\","
+      "\"via\":[\"java.util.AbstractMap.toString\"],\"frames\":[\"p.R.render(R.java:41)\",\"p.A.one(A.java:9)\"],\"seen\":2,\"shuffled\":2,\"size\":3},"
+      "{\"api\":\"no key: skipped\"}]}\n"
+      "{\"event\":\"done\"}\n";
+  auto stream = parse_run_stream(text, 1);
+  REQUIRE(stream);
+  REQUIRE(stream->finished[0]);
+  const auto& sites = stream->finished[0]->shuffled;
+  REQUIRE(sites.size() == 1);
+  CHECK(sites[0].key == "HashMap.entrySet iteration at p.R.render(R.java:41)");
+  CHECK(sites[0].api == "HashMap.entrySet iteration");
+  CHECK(sites[0].via == std::vector<std::string>{"java.util.AbstractMap.toString"});
+  CHECK(sites[0].frames.size() == 2);
+  CHECK(sites[0].seen == 2);
+  CHECK(sites[0].shuffled == 2);
+  CHECK(sites[0].size == 3);
+}

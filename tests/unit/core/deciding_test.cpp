@@ -65,3 +65,54 @@ TEST_CASE("deciding: 'fails alone' is void when the test also passed alone", "[s
   std::vector<core::RecordedRun> cut{run(1, {"p.T#m"}, {Outcome::fail}), run(2, {"p.T#m"}, {Outcome::infra})};
   CHECK(core::check_deciding(v, cut).findings.empty());
 }
+
+namespace {
+
+core::RecordedRun shuffled_run(std::int64_t id, std::uint64_t seed, Outcome outcome) {
+  auto r = run(id, {"p.T#m"}, {outcome});
+  r.spec.shuffle = core::ShuffleSpec{.seed = seed, .mode = "full"};
+  return r;
+}
+
+core::Verdict id_finding() {
+  core::Verdict v{.test = "p.T#m", .verdict = core::VerdictKind::flaky, .category = core::Category::implementation_dependent,
+                  .technique = "shuffle"};
+  v.evidence.reproducer = {"p.T#m"};
+  v.evidence.details = {{"seed", "77"}, {"mode", "full"}};
+  return v;
+}
+
+}  // namespace
+
+TEST_CASE("deciding: an implementation-dependent finding stands when clean runs pass and its seed fails", "[scan][deciding][shuffle]") {
+  std::vector<core::RecordedRun> runs{run(1, {"p.T#m"}, {Outcome::pass}), shuffled_run(2, 77, Outcome::fail),
+                                      shuffled_run(3, 77, Outcome::fail), shuffled_run(4, 78, Outcome::pass),
+                                      run(5, {"p.T#m"}, {Outcome::pass})};
+  auto v = core::honest_verdict(core::check_deciding(id_finding(), runs));
+  CHECK(v.category == core::Category::implementation_dependent);
+  CHECK(core::findings_of(v).front().not_deciding.empty());
+}
+
+TEST_CASE("deciding: a plain failure alone, or a pass under the failing seed, voids implementation-dependence", "[scan][deciding][shuffle]") {
+  SECTION("the test also failed on the plain JDK") {
+    std::vector<core::RecordedRun> runs{run(1, {"p.T#m"}, {Outcome::pass}), shuffled_run(2, 77, Outcome::fail),
+                                        run(3, {"p.T#m"}, {Outcome::fail})};
+    auto v = core::honest_verdict(core::check_deciding(id_finding(), runs));
+    CHECK(v.category == core::Category::unknown);
+    CHECK_THAT(core::findings_of(v).front().not_deciding, Catch::Contains("plain JDK, in run 3"));
+  }
+  SECTION("the failing seed also passed") {
+    std::vector<core::RecordedRun> runs{run(1, {"p.T#m"}, {Outcome::pass}), shuffled_run(2, 77, Outcome::fail),
+                                        shuffled_run(3, 77, Outcome::pass)};
+    auto v = core::honest_verdict(core::check_deciding(id_finding(), runs));
+    CHECK(v.category == core::Category::unknown);
+    CHECK_THAT(core::findings_of(v).front().not_deciding, Catch::Contains("seed 77) also passed, in run 3"));
+  }
+}
+
+TEST_CASE("deciding: a shuffled run is no run of an order (NIO stays when the test fails alone under a seed)", "[scan][deciding][shuffle]") {
+  std::vector<core::RecordedRun> runs{run(1, {"p.T#m", "p.T#m"}, {Outcome::pass, Outcome::fail}), run(2, {"p.T#m"}, {Outcome::pass}),
+                                      shuffled_run(3, 5, Outcome::fail)};
+  auto v = core::honest_verdict(core::check_deciding(nio_finding(), runs));
+  CHECK(v.category == core::Category::nio);
+}

@@ -93,3 +93,14 @@ TEST_CASE("a finding whose condition does not decide gives no category", "[core]
   CHECK(categories_of(v) == std::vector<Category>{Category::unknown});
   CHECK(v.findings.size() == 2);  // the undecided finding stays, marked
 }
+
+TEST_CASE("every category's name reads back, implementation_dependent included", "[core][verdict]") {
+  for (auto c : flaky_categories) {
+    auto back = parse_category(category_name(c));
+    REQUIRE(back);
+    CHECK(*back == c);
+  }
+  CHECK(category_name(Category::implementation_dependent) == "implementation_dependent");
+  CHECK(parse_category("") == Category::none);
+  CHECK_FALSE(parse_category("order-dependent"));
+}

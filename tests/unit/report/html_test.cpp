@@ -201,3 +201,42 @@ TEST_CASE("the verdict file keeps evidence.run_strip through parse, merge and se
   CHECK_FALSE(parse_verdict_file(R"({"schema_version":1,"scan":{"id":"s","state":"completed"},"verdicts":[
     {"test":"a.B#c","verdict":"flaky","runs":{"total":1,"passed":1,"failed":0},"evidence":{"run_strip":[{"outcome":"pass"}]}}]})"));
 }
+
+TEST_CASE("an implementation-dependent verdict: the API, the line that reads the order, the seed, the fix", "[report][html]") {
+  Report r = every_category();
+  auto& v = r.entries.front().entry.verdict;
+  v.findings.clear();
+  v.verdict = core::VerdictKind::flaky;
+  v.category = core::Category::implementation_dependent;
+  v.technique = "shuffle";
+  auto& d = v.evidence.details;
+  d = {{"api", "HashMap.entrySet iteration"},
+       {"user_frame", "example.shuffle.app.ReportRenderer.summary(ReportRenderer.java:21)"},
+       {"via", "HashMap$EntrySet.iterator"},
+       {"seed", "40213"},
+       {"mode", "full"},
+       {"seeds", "40213,7,9"},
+       {"failing_seeds", "40213"},
+       {"located", "one site"},
+       {"locate_runs", "3"},
+       {"frames", "example.shuffle.app.ReportRenderer.summary(ReportRenderer.java:21)\nexample.shuffle.ReportRendererTest.x(ReportRendererTest.java:9)"},
+       {"fix", "a LinkedHashMap at line 14"},
+       {"fix_kind", "linked_allocation"},
+       {"patch", "--- a/R.java\n+++ b/R.java\n@@ -1,1 +1,1 @@\n-Map<String, Integer> m = new HashMap<>();\n+Map<String, Integer> m = new LinkedHashMap<>();\n"},
+       {"verified_by_run", "17"}};
+  auto page = render_html(r);
+  CHECK(page.find("<h4>Unspecified order</h4>") != std::string::npos);
+  CHECK(page.find("<code>HashMap.entrySet iteration</code>") != std::string::npos);
+  CHECK(page.find("<code>example.shuffle.app.ReportRenderer.summary(ReportRenderer.java:21)</code>") != std::string::npos);
+  CHECK(page.find("40213 (mode full); failing seeds 40213 of 40213,7,9") != std::string::npos);
+  CHECK(page.find("one site, in 3 runs") != std::string::npos);
+  CHECK(page.find("Fix: a LinkedHashMap at line 14") != std::string::npos);
+  CHECK(page.find("+Map&lt;String, Integer&gt; m = new LinkedHashMap&lt;&gt;();") != std::string::npos);
+  CHECK(page.find("verified by run 17") != std::string::npos);
+
+  // A finding that does not decide (its failure did not come back) gets no such section.
+  v.findings = {core::Finding{.technique = "shuffle", .verdict = core::VerdictKind::flaky,
+                              .category = core::Category::implementation_dependent, .evidence = v.evidence,
+                              .not_deciding = "passed under its seed again"}};
+  CHECK(render_html(r).find("<h4>Unspecified order</h4>") == std::string::npos);
+}

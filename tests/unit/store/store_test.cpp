@@ -73,6 +73,38 @@ TEST_CASE("runs round-trip with their results in order", "[store]") {
   CHECK(s->run(*id + 100).error().code == util::Errc::not_found);
 }
 
+TEST_CASE("a shuffled run keeps its shuffle, and its results the sites they permuted", "[store][shuffle]") {
+  auto s = store::Store::open(fresh_db("shuffled")).value();
+  REQUIRE(s->create_scan(scan_record("s1")));
+  core::RunSpec spec{.tests = {"p.A#one"}, .technique = "shuffle", .purpose = "seed 1/3", .seed = 18446744073709551557ull};
+  spec.shuffle = core::ShuffleSpec{.seed = 18446744073709551557ull, .mode = "one", .sites = {"HashSet iteration at p.A.one(A.java:9)"}};
+  auto report = report_with(core::Outcome::fail, core::Outcome::pass);
+  report.results.resize(1);
+  report.results[0].shuffled = {{.key = "HashSet iteration at p.A.one(A.java:9)", .api = "HashSet iteration",
+                                 .via = {"java.util.AbstractCollection.toString"}, .frames = {"p.A.one(A.java:9)"},
+                                 .seen = 3, .shuffled = 1, .size = 4}};
+  auto id = s->record_run("s1", spec, report);
+  REQUIRE(id);
+  auto plain = s->record_run("s1", core::RunSpec{.tests = {"p.A#one"}, .technique = "shuffle"}, report_with(core::Outcome::pass, core::Outcome::pass));
+  REQUIRE(plain);
+  auto run = s->run(*id);
+  REQUIRE(run);
+  REQUIRE(run->spec.shuffle);
+  CHECK(run->spec.shuffle->seed == 18446744073709551557ull);
+  CHECK(run->spec.shuffle->mode == "one");
+  CHECK(run->spec.shuffle->sites == spec.shuffle->sites);
+  REQUIRE(run->report.results.size() == 1);
+  REQUIRE(run->report.results[0].shuffled.size() == 1);
+  const auto& site = run->report.results[0].shuffled[0];
+  CHECK(site.key == "HashSet iteration at p.A.one(A.java:9)");
+  CHECK(site.via == std::vector<std::string>{"java.util.AbstractCollection.toString"});
+  CHECK(site.seen == 3);
+  CHECK(site.shuffled == 1);
+  CHECK(site.size == 4);
+  CHECK_FALSE(s->run(*plain)->spec.shuffle);
+  CHECK(s->run(*plain)->report.results[0].shuffled.empty());
+}
+
 TEST_CASE("scan states carry times and errors", "[store]") {
   auto s = store::Store::open(fresh_db("states")).value();
   REQUIRE(s->create_scan(scan_record("s2")));

@@ -24,6 +24,14 @@ final class JsonLine {
         return this;
     }
 
+    /** A value that is JSON text already (an array the shuffling JDK wrote); null: left out. */
+    JsonLine putRaw(String key, String json) {
+        if (json == null) return this;
+        key(key);
+        out.append(json);
+        return this;
+    }
+
     @Override
     public String toString() {
         return out + "}";

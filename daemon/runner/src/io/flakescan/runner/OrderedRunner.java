@@ -78,6 +78,7 @@ final class OrderedRunner {
 
     void run(List<String> ids) {
         prefetch(ids);
+        ShuffleControl.startIfRequested();
         int index = 0;
         while (index < ids.size()) {
             int end = groupEnd(ids, index);

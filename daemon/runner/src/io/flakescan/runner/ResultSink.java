@@ -29,9 +29,10 @@ final class ResultSink implements AutoCloseable {
         running = index;
     }
 
-    /** Writes an entry's "finished" line and marks nothing running. */
+    /** Writes an entry's "finished" line, with the sites shuffled while it ran (shuffled runs
+     *  only), and marks nothing running. */
     synchronized void finished(JsonLine line) {
-        write(line);
+        write(line.putRaw("shuffled", ShuffleControl.drain()));
         running = -1;
     }
 

@@ -1,0 +1,132 @@
+#include "shuffle/fix_search.hpp"
+
+#include <filesystem>
+#include <set>
+
+#include "core/deciding.hpp"
+#include "shuffle/order_fix.hpp"
+#include "util/java_compile.hpp"
+
+namespace flakescan::shuffle {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+std::vector<fs::path> roots_of(const core::TechniqueInput& input) {
+  std::vector<fs::path> roots;
+  for (const auto& r : input.source_roots) roots.emplace_back(r);
+  if (roots.empty() && !input.project_dir.empty()) roots.emplace_back(input.project_dir);
+  return roots;
+}
+
+}  // namespace
+
+FixSearch::FixSearch(const core::TechniqueInput& input, core::RunLog& log, int max_tried)
+    : input_(input), log_(log), max_tried_(max_tried), locator_(roots_of(input)) {}
+
+std::optional<UserFrame> FixSearch::user_frame_of(const core::ShuffledSite& site) {
+  return user_frame(site, [this](const std::string& class_name) -> std::optional<std::string> {
+    // A nested class lives in its outer class's file.
+    auto file = locator_.find_file(class_name.substr(0, class_name.find('$')));
+    if (!file || file->extension() != ".java") return std::nullopt;
+    return file->string();
+  });
+}
+
+std::string FixSearch::relative(const std::string& path) const {
+  std::error_code ec;
+  fs::path absolute = fs::absolute(path, ec);
+  if (!input_.project_dir.empty()) {
+    auto rel = fs::relative(absolute, input_.project_dir, ec);
+    if (!ec && !rel.empty() && !rel.string().starts_with("..")) return rel.generic_string();
+  }
+  return absolute.string();
+}
+
+std::string FixSearch::verify(const std::string& test, const std::string& file_name, const std::vector<std::string>& lines,
+                              const std::vector<std::uint64_t>& seeds, const std::string& mode, std::int64_t& verified_by_run) {
+  auto compiled = util::compile_java_file(file_name, lines, input_.classpath);
+  if (!compiled) return "did not compile: " + compiled.error().message;
+  const std::vector<std::string> prepend{(*compiled)->classes().string()};
+  std::vector<core::RunSpec> specs;
+  auto spec = [&](const std::string& why) {
+    core::RunSpec s;
+    s.tests = {test};
+    s.technique = core::intervention_technique;
+    s.purpose = "shuffle: verify a fix of " + test + ": " + why;
+    s.classpath_prepend = prepend;
+    return s;
+  };
+  specs.push_back(spec("on the plain JDK"));
+  for (auto seed : seeds) {
+    auto s = spec("seed " + std::to_string(seed));
+    s.seed = seed;
+    s.shuffle = core::ShuffleSpec{.seed = seed, .mode = mode};
+    specs.push_back(std::move(s));
+  }
+  log_.plan(int(specs.size()));
+  auto done = log_.run_all(specs);
+  if (!done) return "its runs could not be made: " + done.error().message;
+  for (const auto& run : *done) {
+    if (run.report.outcome_at(0) == core::Outcome::pass) continue;
+    const std::string where = run.spec.shuffle ? "under seed " + std::to_string(run.spec.shuffle->seed) : std::string("on the plain JDK");
+    return "the patched test did not pass " + where + " (run " + std::to_string(run.id) + ", " +
+           std::string(core::outcome_name(run.report.outcome_at(0))) + ")";
+  }
+  verified_by_run = done->size() > 1 ? (*done)[1].id : (*done)[0].id;
+  return "";
+}
+
+FixResult FixSearch::find(const std::string& test, const Located& located, const std::vector<std::uint64_t>& failing_seeds,
+                          const std::vector<std::uint64_t>& fresh_seeds, const std::string& mode) {
+  FixResult out;
+  if (input_.classpath.empty()) {
+    out.why_not = "no classpath to compile a fix against (this backend has none here)";
+    return out;
+  }
+  if (located.sites.empty()) {
+    out.why_not = "the site was not located";
+    return out;
+  }
+  std::vector<std::uint64_t> seeds = failing_seeds;
+  for (auto s : fresh_seeds)
+    if (std::find(seeds.begin(), seeds.end(), s) == seeds.end()) seeds.push_back(s);
+  // The located site's frames with a source file, each a place the order may flow through.
+  const auto& site = located.sites.front();
+  std::set<std::string> offered;
+  std::vector<std::string> refused;
+  for (const auto& text : site.frames) {
+    auto frame = parse_frame(text);
+    if (!frame || frame->line <= 0) continue;
+    auto file = locator_.find_file(frame->class_name.substr(0, frame->class_name.find('$')));
+    if (!file || file->extension() != ".java") continue;
+    const std::string path = relative(file->string());
+    for (auto& candidate : fix_candidates(locator_.lines_of(*file), frame->line, site.api, path)) {
+      if (out.tried >= max_tried_ || log_.cancelled()) break;
+      if (!offered.insert(path + "\n" + candidate.diff).second) continue;
+      ++out.tried;
+      std::int64_t run = 0;
+      std::string why = verify(test, file->filename().string(), candidate.lines, seeds, mode, run);
+      if (why.empty()) {
+        out.verified = true;
+        out.kind = candidate.kind;
+        out.description = candidate.description;
+        out.diff = candidate.diff;
+        out.path = path;
+        out.verified_by_run = run;
+        return out;
+      }
+      refused.push_back(candidate.description + ": " + why);
+    }
+  }
+  if (out.tried == 0) {
+    out.why_not = "no known repair applies to the lines the order flows through";
+  } else {
+    out.why_not = "none of the " + std::to_string(out.tried) + " known repairs tried verified";
+    for (const auto& r : refused) out.why_not += "; " + r;
+  }
+  return out;
+}
+
+}  // namespace flakescan::shuffle

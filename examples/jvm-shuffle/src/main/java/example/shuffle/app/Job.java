@@ -1,0 +1,4 @@
+package example.shuffle.app;
+
+/** A queued job; a lower priority number runs first. */
+public record Job(String name, int priority) {}
