@@ -13,6 +13,10 @@ args=(--continue "-Pflakescan.githubAnnotations=false" "-Pflakescan.failOn=never
 [ -n "${INPUT_ALL:-}" ] && args+=("-Pflakescan.all=$INPUT_ALL")
 [ -n "${INPUT_TECHNIQUES:-}" ] && args+=("-Pflakescan.techniques=$INPUT_TECHNIQUES")
 [ -n "${INPUT_RUNS:-}" ] && args+=("-Pflakescan.runs=$INPUT_RUNS")
+[ -n "${INPUT_SEED:-}" ] && args+=("-Pflakescan.seed=$INPUT_SEED")
+[ -n "${INPUT_SHUFFLE_SEEDS:-}" ] && args+=("-Pflakescan.shuffleSeeds=$INPUT_SHUFFLE_SEEDS")
+[ -n "${INPUT_SHUFFLE_MODE:-}" ] && args+=("-Pflakescan.shuffleMode=$INPUT_SHUFFLE_MODE")
+[ -n "${INPUT_SHUFFLE_ROUNDS:-}" ] && args+=("-Pflakescan.shuffleRounds=$INPUT_SHUFFLE_ROUNDS")
 [ -n "${INPUT_MAX_SECONDS:-}" ] && args+=("-Pflakescan.maxSeconds=$INPUT_MAX_SECONDS")
 if [ "${INPUT_APPLY_PLUGIN:-true}" = "true" ]; then
   args+=(--init-script "${ACTION_PATH:?}/flakescan.init.gradle")

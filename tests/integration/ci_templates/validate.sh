@@ -61,6 +61,21 @@ for f in "$steps"/*.sh; do
 done
 [ "$count" -ge 6 ] && pass "found $count run steps" || fail "found only $count run steps"
 
+# 3a. The inputs' way from a workflow through the action to Gradle (wiring.py): declared and
+#     used inputs, env: of the scan step, run.sh's -Pflakescan.* arguments (a stand-in
+#     ./gradlew records them), the nightly's techniques and per-run seed.
+if out=$(python3 "$src/tests/integration/ci_templates/wiring.py" "$templates" "$work" 2>&1); then
+  while IFS= read -r line; do
+    case $line in
+      "ok   - "*) pass "${line#ok   - }" ;;
+      "FAIL - "*) fail "${line#FAIL - }" ;;
+    esac
+  done <<<"$out"
+  grep -q '^ok   - ' <<<"$out" || fail "wiring.py made no check: $out"
+else
+  fail "wiring.py failed: $out"
+fi
+
 # 3. What the action publishes, from the sample verdict files: annotations and job summary
 #    compared with the report snapshots, outputs and the failure policy checked.
 if [ -z "$flakescan" ] || [ ! -x "$flakescan" ]; then

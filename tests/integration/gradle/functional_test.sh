@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # Functional tests of the io.flakescan Gradle plugin (see CMakeLists.txt beside this file).
 # usage: functional_test.sh FLAKESCAN_BIN PLUGIN_VERSION WORK_DIR GRADLE_USER_HOME FIXTURES_DIR
-# Seven gradle invocations on copies of the fixture projects; every report file (index.html too)
-# is checked for content. Prints one line per check and exits non-zero when any check failed.
+# Gradle invocations on copies of the fixture projects; every report file (index.html too) is
+# checked for content. Prints one line per check and exits non-zero when any check failed.
+# Technique shuffle's project and sample verdicts are in shuffle/ beside this script.
 set -uo pipefail
 
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 flakescan=$(readlink -f "$1")
 version=$2
 work=$3
@@ -27,7 +29,8 @@ mkdir -p "$work"
 # A daemon of this test's own (port 0), named to every scan: the CLI's default port
 # (127.0.0.1:7711) belongs to the CLI's own auto-start test and to a developer's daemon, and
 # two runs auto-starting there at once would share, then lose, one daemon.
-"$(dirname "$flakescan")/flakescand" --listen 127.0.0.1:0 --port-file "$work/daemon.port" \
+# Its shuffling JDK (technique shuffle) is prepared once per build tree, beside the work folder.
+FLAKESCAN_CACHE_DIR="$work/../shuffling-jdk-cache" "$(dirname "$flakescan")/flakescand" --listen 127.0.0.1:0 --port-file "$work/daemon.port" \
   --data-dir "$work/daemon-home" >"$work/daemon.log" 2>&1 &
 daemon_pid=$!
 for _ in $(seq 400); do [ -s "$work/daemon.port" ] && break; sleep 0.05; done
@@ -42,14 +45,27 @@ for project in jvm-project clean-project android-project; do
   find "$work/$project" -type f \( -name '*.gradle' -o -name '*.java' \) -exec \
     sed -i -e "s|@PLUGIN_VERSION@|$version|g" -e "s|@RUN_DIR@|$work/runs|g" {} +
 done
+# shuffle-project: the JVM project plus an implementation-dependent test, with shuffle's
+# settings in its build script (-PtestShuffleSeeds replaces the build script's value).
+cp -r "$work/jvm-project" "$work/shuffle-project"
+cp "$here/shuffle/MenuTest.java" "$work/shuffle-project/src/test/java/com/example/"
+cat >>"$work/shuffle-project/build.gradle" <<'EOF'
+
+flakeScan {
+    techniques 'rerun', 'shuffle'
+    shuffleSeeds = (project.findProperty('testShuffleSeeds') ?: '7') as Integer
+    shuffleMode = 'one'
+}
+EOF
 
 # run_gradle NAME PROJECT ARGS...: output in $work/NAME.log, exit status in $status.
 run_gradle() {
   local name=$1 project=$2
   shift 2
-  local daemon=(-Pflakescan.daemon="$daemon_url")
+  local daemon=(-Pflakescan.daemon="$daemon_url") executable=(-Pflakescan.executable="$flakescan")
   case " $* " in *" -Pflakescan.daemon="*) daemon=() ;; esac
-  (cd "$work/$project" && gradle --offline --console=plain -Pflakescan.executable="$flakescan" "${daemon[@]}" "$@") \
+  case " $* " in *" -Pflakescan.executable="*) executable=() ;; esac
+  (cd "$work/$project" && gradle --offline --console=plain "${executable[@]}" "${daemon[@]}" "$@") \
     >"$work/$name.log" 2>&1
   status=$?
   echo "# gradle $* in $project: exit $status (log $work/$name.log)"
@@ -136,6 +152,62 @@ check "-Pflakescan.flakyAnnotation and the test classpath are passed to flakesca
 check "-Pflakescan.strategy reaches flakescan scan as --strategy" \
   bash -c "grep -E 'flakescan \(dry run\): .* scan .*--strategy both' '$work/dryannotation.log'"
 
+# 3c. Techniques suite and shuffle, and shuffle's settings, reach `flakescan scan` (dry run):
+# first from the command line, then from the build script, then the command line over it.
+run_gradle dryshuffle jvm-project flakeScanTest -Pflakescan.dryRun=true -Pflakescan.techniques=suite,shuffle \
+  -Pflakescan.seed=9876543210 -Pflakescan.shuffleSeeds=5 -Pflakescan.shuffleMode=one -Pflakescan.shuffleRounds=4 -Pflakescan.tests=com.example.StableTest#adds
+check "techniques suite,shuffle are accepted" test "$status" -eq 0
+check "-Pflakescan.seed (a CI run id, above 2^31), shuffleSeeds, shuffleMode and shuffleRounds reach flakescan scan" \
+  grep -qE 'flakescan \(dry run\): .* scan .*--techniques suite,shuffle .*--seed 9876543210 --shuffle-seeds 5 --shuffle-mode one --shuffle-rounds 4( |$)' "$work/dryshuffle.log"
+check "without shuffle settings no --shuffle option is passed (the CLI's defaults apply)" \
+  bash -c "grep -qE 'flakescan \(dry run\): .* scan ' '$work/dryannotation.log' && ! grep -qF -- '--shuffle-' '$work/dryannotation.log'"
+run_gradle dryshuffleext shuffle-project flakeScanTest -Pflakescan.dryRun=true -Pflakescan.tests=com.example.MenuTest
+check "shuffleSeeds and shuffleMode from the build script reach flakescan scan" \
+  grep -qE 'flakescan \(dry run\): .* scan .*--techniques rerun,shuffle .*--shuffle-seeds 7 --shuffle-mode one( |$)' "$work/dryshuffleext.log"
+run_gradle dryshuffleover shuffle-project flakeScanTest -Pflakescan.dryRun=true -Pflakescan.tests=com.example.MenuTest \
+  -Pflakescan.shuffleMode=full
+check "-Pflakescan.shuffleMode wins over the build script, and the task runs again (never up to date)" \
+  bash -c "grep -qE 'flakescan \(dry run\): .* scan .*--shuffle-seeds 7 --shuffle-mode full( |\$)' '$work/dryshuffleover.log' && ! grep -qF 'flakeScanTest UP-TO-DATE' '$work/dryshuffleover.log'"
+
+# 3d. Bad shuffle settings and unknown techniques fail with clear messages; the plugin accepts
+# exactly the daemon's techniques (GET /v1/health).
+run_gradle badmode jvm-project flakeScanTest -Pflakescan.shuffleMode=sorted -Pflakescan.tests=com.example.StableTest#adds
+check "an invalid shuffleMode fails the build" test "$status" -ne 0
+check "the message names shuffleMode, its source and the modes" \
+  has "$work/badmode.log" "flakescan: invalid value 'sorted' for shuffleMode (from -Pflakescan.shuffleMode): expected one of full, one"
+run_gradle badseeds shuffle-project flakeScanTest -PtestShuffleSeeds=101 -Pflakescan.tests=com.example.MenuTest
+check "shuffleSeeds 101 in the build script fails the build" test "$status" -ne 0
+check "the message names flakeScan.shuffleSeeds and its range" \
+  has "$work/badseeds.log" "flakescan: invalid value '101' for shuffleSeeds (from flakeScan.shuffleSeeds): expected an integer from 1 to 100"
+# 3e. A real shuffle scan of the implementation-dependent MenuTest: found, located, fixed, and
+#     carried by every report the plugin writes.
+run_gradle shufflescan shuffle-project flakeScanTest -Pflakescan.tests=com.example.MenuTest#listsDrinksInOrder \
+  -Pflakescan.techniques=shuffle -Pflakescan.shuffleSeeds=3 -Pflakescan.shuffleMode=full --no-daemon
+s=$work/shuffle-project/build/reports/flakescan/test
+check "the shuffle scan succeeds" test "$status" -eq 0
+check "verdicts.json: MenuTest is flaky, implementation_dependent, at the keySet loop of line 26" \
+  json_check "$s/verdicts.json" 'by["com.example.MenuTest#listsDrinksInOrder"]["verdict"] == "flaky" and by["com.example.MenuTest#listsDrinksInOrder"]["category"] == "implementation_dependent" and by["com.example.MenuTest#listsDrinksInOrder"]["evidence"]["details"]["user_frame"].endswith("(MenuTest.java:26)")'
+check "flakescan.sarif: the implementation-dependent rule, and a fix" \
+  json_check "$s/flakescan.sarif" 'any(x["ruleId"] == "flakescan/flaky/implementation-dependent" and x.get("fixes") for x in doc["runs"][0]["results"])'
+check "quarantine.txt lists it" has "$s/quarantine.txt" "com.example.MenuTest#listsDrinksInOrder"
+check "the @FlakyTest suggestion annotates it" \
+  bash -c "grep -qF '+++ b/src/test/java/com/example/MenuTest.java' '$s/flakytest-suggestions.patch'"
+check "flakescan-repairs.patch makes the HashMap a LinkedHashMap and applies" \
+  bash -c "grep -qF 'LinkedHashMap' '$s/flakescan-repairs.patch' && cd '$work/shuffle-project' && git apply --check '$s/flakescan-repairs.patch'"
+check "index.html shows the unspecified order and where it is read" \
+  bash -c "grep -qF '<h4>Unspecified order</h4>' '$s/index.html' && grep -qF 'MenuTest.java:26)' '$s/index.html'"
+
+run_gradle badtechnique jvm-project flakeScanTest -Pflakescan.techniques=rerun,trace -Pflakescan.tests=com.example.StableTest#adds
+check "an unknown technique fails the build" test "$status" -ne 0
+known=$(sed -nE "s/.*flakescan: invalid value 'trace' for techniques \(from -Pflakescan.techniques\): expected one of (.*)$/\1/p" "$work/badtechnique.log" | head -1)
+echo "# the plugin's techniques: ${known:-none}"
+check "the message lists the known techniques, suite and shuffle among them" \
+  bash -c "grep -qw suite <<<'$known' && grep -qw shuffle <<<'$known'"
+check "the plugin accepts exactly the daemon's techniques (GET /v1/health)" \
+  python3 -c 'import json, sys, urllib.request
+daemon = json.load(urllib.request.urlopen(sys.argv[1] + "/v1/health", timeout=10))["techniques"]
+sys.exit(0 if sorted(daemon) == sorted(sys.argv[2].split(", ")) else 1)' "$daemon_url" "$known"
+
 # 4. A daemon that is down.
 run_gradle daemondown jvm-project flakeScanTest -Pflakescan.daemon=http://127.0.0.1:9 -Pflakescan.tests=com.example.StableTest#adds
 check "a daemon that does not answer fails the build" test "$status" -ne 0
@@ -167,6 +239,17 @@ check "it depends on assembling both APKs" test -f "$a/outputs/apk/androidTest/d
 check "the scan command submits the app and test APKs to the adb backend" \
   has "$work/android.log" "--backend adb --apk $a/outputs/apk/debug/app-debug.apk --test-apk $a/outputs/apk/androidTest/debug/app-debug-androidTest.apk"
 check "the test ids are handed over" has "$a/reports/flakescan/connectedDebugAndroidTest/tests.txt" "com.example.app.MainActivityTest#opensMainScreen"
+# shuffle needs the local JVM: a device scan leaves it out, saying so, or fails when it is all.
+run_gradle androidshuffle android-project flakeScanConnectedDebugAndroidTest -Pflakescan.dryRun=true \
+  -Pflakescan.techniques=rerun,shuffle -Pflakescan.tests=com.example.app.MainActivityTest#opensMainScreen
+check "a connected scan with rerun,shuffle runs rerun only" \
+  bash -c "test $status -eq 0 && grep -qE -- '--backend adb .*--techniques rerun --runs' '$work/androidshuffle.log'"
+check "and warns that shuffle was left out" \
+  has "$work/androidshuffle.log" "flakescan: technique(s) shuffle run on the local JVM backend only: left out of the device scan connectedDebugAndroidTest"
+run_gradle androidshuffleonly android-project flakeScanConnectedDebugAndroidTest -Pflakescan.dryRun=true \
+  -Pflakescan.techniques=shuffle -Pflakescan.tests=com.example.app.MainActivityTest#opensMainScreen
+check "a connected scan with shuffle alone fails, saying why" \
+  bash -c "test $status -ne 0 && grep -qF 'flakescan: technique(s) shuffle run on the local JVM backend only; connectedDebugAndroidTest runs on a device' '$work/androidshuffleonly.log'"
 
 echo "# $failures failure(s)"
 [ "$failures" -eq 0 ]

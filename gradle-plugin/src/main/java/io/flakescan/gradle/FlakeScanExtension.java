@@ -33,6 +33,9 @@ public class FlakeScanExtension {
     private final Property<Integer> maxSeconds;
     private final Property<Integer> seed;
     private final Property<String> strategy;
+    private final Property<Integer> shuffleSeeds;
+    private final Property<String> shuffleMode;
+    private final Property<Integer> shuffleRounds;
     private final Property<String> tests;
     private final Property<Boolean> annotated;
     private final Property<Boolean> suspects;
@@ -61,6 +64,9 @@ public class FlakeScanExtension {
         maxSeconds = integer(objects, 0);
         seed = integer(objects, 0);
         strategy = string(objects, "");
+        shuffleSeeds = integer(objects, 0);
+        shuffleMode = string(objects, "");
+        shuffleRounds = integer(objects, 0);
         tests = string(objects, "");
         annotated = bool(objects, true);
         suspects = bool(objects, true);
@@ -119,7 +125,7 @@ public class FlakeScanExtension {
     /** The flakescan CLI: a path, or a name looked up on PATH and in $FLAKESCAN_HOME/bin. Default "flakescan". */
     public Property<String> getExecutable() { return executable; }
 
-    /** Comma-separated techniques: rerun, noise, order, nio, explore, trace, repair. Default "rerun". */
+    /** Comma-separated techniques: rerun, suite, order, nio, nio-isolated-class, nio-isolated-method, shuffle, explore, repair, noise. Default "rerun". */
     public Property<String> getTechniques() { return techniques; }
 
     /** Runs per test and technique. Default 10. */
@@ -134,11 +140,20 @@ public class FlakeScanExtension {
     /** Budget: wall time of the scan in seconds; 0: no limit. Default 0. */
     public Property<Integer> getMaxSeconds() { return maxSeconds; }
 
-    /** Seed of the randomised orders and schedules; 0: the CLI's default seed. Default 0. */
+    /** Seed of the randomised orders, schedules and shuffles (technique shuffle's seeds follow from it); 0: the CLI's default seed (1). Larger seeds, such as a CI run id, can be given as -Pflakescan.seed. Default 0. */
     public Property<Integer> getSeed() { return seed; }
 
     /** Strategy of the explore technique: maxdiff, flakescanner or both; empty: the CLI's default (maxdiff). Default empty. */
     public Property<String> getStrategy() { return strategy; }
+
+    /** Technique shuffle: seeded runs per test on the shuffling JDK, 1 to 100; the seeds follow from {@link #getSeed() seed}. 0: the CLI's default (3). Default 0. */
+    public Property<Integer> getShuffleSeeds() { return shuffleSeeds; }
+
+    /** Technique shuffle: "full" (a new permutation for every call of an unspecified-order API) or "one" (one permutation per call site and size); empty: the CLI's default (full). Default empty. */
+    public Property<String> getShuffleMode() { return shuffleMode; }
+
+    /** Technique suite: shuffled rounds (a seed each, on the shuffling JDK) after the order rounds, up to 100; 0: none (the CLI's default). Default 0. */
+    public Property<Integer> getShuffleRounds() { return shuffleRounds; }
 
     /** Explicit test ids, comma-separated ("pkg.Class#method" or "pkg.Class"), scanned besides the annotated tests and suspects; given on the command line (-Pflakescan.tests) they are scanned alone unless -Pflakescan.annotated/suspects say otherwise. Default none. */
     public Property<String> getTests() { return tests; }

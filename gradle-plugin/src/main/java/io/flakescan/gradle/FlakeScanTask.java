@@ -88,6 +88,7 @@ public class FlakeScanTask extends DefaultTask {
         Files.deleteIfExists(verdicts.toPath());
 
         List<String> ids = selectTests(s);
+        List<String> techniques = techniquesFor(s);
         String exe = s.dryRun ? s.executable : FlakescanCli.locate(s.executable, getProject().getProjectDir()).getPath();
         List<String> scan = new ArrayList<>(Arrays.asList(exe, "scan"));
         if (isConnected()) {
@@ -106,10 +107,13 @@ public class FlakeScanTask extends DefaultTask {
         // The ids go through a file: a nightly scan of everything can exceed the command-line limit.
         File idsFile = new File(reportDir, "tests.txt");
         Files.write(idsFile.toPath(), ids, StandardCharsets.UTF_8);
-        scan.addAll(Arrays.asList("--tests-file", idsFile.getPath(), "--techniques", String.join(",", s.techniques),
+        scan.addAll(Arrays.asList("--tests-file", idsFile.getPath(), "--techniques", String.join(",", techniques),
                 "--runs", Integer.toString(s.runs), "--out", verdicts.getPath()));
         if (s.seed != null) scan.addAll(Arrays.asList("--seed", s.seed.toString()));
         if (!s.strategy.isEmpty()) scan.addAll(Arrays.asList("--strategy", s.strategy));
+        if (s.shuffleSeeds != null) scan.addAll(Arrays.asList("--shuffle-seeds", s.shuffleSeeds.toString()));
+        if (!s.shuffleMode.isEmpty()) scan.addAll(Arrays.asList("--shuffle-mode", s.shuffleMode));
+        if (s.shuffleRounds != null) scan.addAll(Arrays.asList("--shuffle-rounds", s.shuffleRounds.toString()));
         if (s.runTimeoutSeconds != null) scan.addAll(Arrays.asList("--timeout-seconds", s.runTimeoutSeconds.toString()));
         if (s.maxRuns != null) scan.addAll(Arrays.asList("--max-runs", s.maxRuns.toString()));
         if (s.maxSeconds != null) scan.addAll(Arrays.asList("--max-seconds", s.maxSeconds.toString()));
@@ -127,10 +131,10 @@ public class FlakeScanTask extends DefaultTask {
         if (ids.isEmpty()) {
             getLogger().lifecycle("flakescan: nothing to scan in {}: no test annotated @FlakyTest, no failure in earlier"
                     + " results, no -Pflakescan.tests; writing empty reports", subject());
-            writeEmptyVerdicts(verdicts, s);
+            writeEmptyVerdicts(verdicts, techniques);
         } else {
             getLogger().lifecycle("flakescan: scanning {} test id(s) of {} with {} ({} runs each)", ids.size(), subject(),
-                    String.join(",", s.techniques), s.runs);
+                    String.join(",", techniques), s.runs);
             // Progress comes from the CLI on stderr while it waits for the daemon.
             FlakescanCli.Result r = FlakescanCli.run(scan, getProject().getProjectDir(),
                     line -> getLogger().lifecycle(line), line -> getLogger().lifecycle(line));
@@ -142,6 +146,24 @@ public class FlakeScanTask extends DefaultTask {
         for (org.gradle.api.Task t : getProject().getGradle().getTaskGraph().getAllTasks())
             aggregated |= t instanceof FlakeScanAggregateTask && t.getProject() == getProject();
         runReport(report, getLogger(), s, reportDir, getProject().getProjectDir(), !aggregated);
+    }
+
+    /**
+     * The techniques of this scan: a connected scan leaves out those that need the local JVM
+     * (shuffle swaps JDK classes, which a device's boot image does not allow), saying so; the
+     * daemon would refuse every run of them on a device.
+     */
+    private List<String> techniquesFor(Settings s) {
+        if (!isConnected()) return s.techniques;
+        List<String> out = new ArrayList<>(), left = new ArrayList<>();
+        for (String t : s.techniques) (Settings.LOCAL_ONLY_TECHNIQUES.contains(t) ? left : out).add(t);
+        if (left.isEmpty()) return s.techniques;
+        if (out.isEmpty())
+            throw new GradleException("flakescan: technique(s) " + String.join(", ", left) + " run on the local JVM backend only;"
+                    + " " + subject() + " runs on a device: choose other techniques for it (e.g. -Pflakescan.techniques=rerun)");
+        getLogger().warn("flakescan: technique(s) {} run on the local JVM backend only: left out of the device scan {}",
+                String.join(", ", left), subject());
+        return out;
     }
 
     private String subject() {
@@ -195,9 +217,9 @@ public class FlakeScanTask extends DefaultTask {
         }
     }
 
-    private void writeEmptyVerdicts(File verdicts, Settings s) throws IOException {
+    private void writeEmptyVerdicts(File verdicts, List<String> techniques) throws IOException {
         StringBuilder t = new StringBuilder();
-        for (String tech : s.techniques) t.append(t.length() == 0 ? "" : ", ").append('"').append(tech).append('"');
+        for (String tech : techniques) t.append(t.length() == 0 ? "" : ", ").append('"').append(tech).append('"');
         String json = "{\n  \"schema_version\": 1,\n  \"scan\": {\"id\": \"none\", \"state\": \"completed\", \"backend\": \""
                 + (isConnected() ? "adb" : "local") + "\", \"techniques\": [" + t + "], \"error\": null},\n  \"verdicts\": []\n}\n";
         Files.write(verdicts.toPath(), json.getBytes(StandardCharsets.UTF_8));

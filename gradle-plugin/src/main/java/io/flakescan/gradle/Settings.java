@@ -18,7 +18,13 @@ import org.gradle.api.provider.Property;
  * name the setting, where its value came from and what is expected.
  */
 final class Settings {
-    static final List<String> TECHNIQUES = Arrays.asList("rerun", "noise", "order", "nio", "explore", "trace", "repair");
+    // The daemon's technique table (daemon/scan/techniques.cpp, GET /v1/health), in the order a
+    // scan runs them; the functional test compares the two.
+    static final List<String> TECHNIQUES = Arrays.asList("rerun", "suite", "order", "nio", "nio-isolated-class",
+            "nio-isolated-method", "shuffle", "explore", "repair", "noise");
+    /** Techniques that need the local JVM backend: a device cannot run them. */
+    static final List<String> LOCAL_ONLY_TECHNIQUES = Collections.singletonList("shuffle");
+    static final List<String> SHUFFLE_MODES = Arrays.asList("full", "one");
     static final List<String> STRATEGIES = Arrays.asList("maxdiff", "flakescanner", "both");
     static final List<String> FAIL_ON = Arrays.asList("never", "flaky", "any");
     // Test ids as the daemon accepts them: a Java binary class name, optionally #method
@@ -36,6 +42,9 @@ final class Settings {
     final Integer maxSeconds;
     final Long seed;
     final String strategy;
+    final Integer shuffleSeeds;
+    final String shuffleMode;
+    final Integer shuffleRounds;
     final List<String> tests;
     final boolean annotated;
     final boolean suspects;
@@ -63,6 +72,10 @@ final class Settings {
         seed = seed(ext.getSeed());
         String chosen = text("strategy", ext.getStrategy());
         strategy = chosen.isEmpty() ? "" : oneOf("strategy", chosen, STRATEGIES);
+        shuffleSeeds = optionalInteger("shuffleSeeds", ext.getShuffleSeeds(), 1, 100);
+        String mode = text("shuffleMode", ext.getShuffleMode());
+        shuffleMode = mode.isEmpty() ? "" : oneOf("shuffleMode", mode, SHUFFLE_MODES);
+        shuffleRounds = optionalInteger("shuffleRounds", ext.getShuffleRounds(), 0, 100);
         tests = testIds(text("tests", ext.getTests()));
         // -Pflakescan.tests on the command line means "these tests": the other selections then
         // apply only when the command line asks for them too.
@@ -135,10 +148,13 @@ final class Settings {
         String v = text("seed", property);
         if (v.isEmpty() || v.equals("0")) return null;
         try {
-            return Long.parseLong(v);
+            long n = Long.parseLong(v);
+            if (n > 0) return n;
         } catch (NumberFormatException e) {
-            throw invalid("seed", v, "an integer");
+            // reported below
         }
+        // The CLI takes an unsigned 64-bit seed; a CI run id (github.run_id) fits.
+        throw invalid("seed", v, "a positive integer up to " + Long.MAX_VALUE + " (0: the CLI's default)");
     }
 
     private String nonEmpty(String name, String v) {
