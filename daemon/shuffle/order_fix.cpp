@@ -206,14 +206,20 @@ std::string assigned_name(std::string_view masked, std::size_t column) {
   return is_java_keyword(first) ? std::string{} : first;
 }
 
+// The columns of the (qualified) type name after the `new` at `at`.
+Span type_after_new(std::string_view m, std::size_t at) {
+  const std::size_t b = skip_spaces(m, at + 3);
+  std::size_t e = b;
+  while (e < m.size() && (is_identifier_char(m[e]) || m[e] == '.')) ++e;
+  return {b, e};
+}
+
 // `new [java.util.]HashMap` and the other allocations of `type` on one masked line.
 void find_new(const Source& src, std::size_t line, std::string_view type, std::string_view linked, bool only_when_declared_map,
               std::vector<Allocation>& out) {
   const std::string& m = src.masked[line];
   for (const std::size_t at : find_word(m, "new")) {
-    const std::size_t b = skip_spaces(m, at + 3);
-    std::size_t e = b;
-    while (e < m.size() && (is_identifier_char(m[e]) || m[e] == '.')) ++e;
+    const auto [b, e] = type_after_new(m, at);
     const std::string_view name(m.data() + b, e - b);
     if (name != type && name != "java.util." + std::string(type)) continue;
     const std::size_t next = skip_spaces(m, e);
@@ -238,9 +244,7 @@ void find_new(const Source& src, std::size_t line, std::string_view type, std::s
 void find_new_concurrent_map(const Source& src, std::size_t line, std::vector<Allocation>& out) {
   const std::string& m = src.masked[line];
   for (const std::size_t at : find_word(m, "new")) {
-    const std::size_t b = skip_spaces(m, at + 3);
-    std::size_t e = b;
-    while (e < m.size() && (is_identifier_char(m[e]) || m[e] == '.')) ++e;
+    const auto [b, e] = type_after_new(m, at);
     const std::string_view name(m.data() + b, e - b);
     if (name != "ConcurrentHashMap" && name != "java.util.concurrent.ConcurrentHashMap") continue;
     std::size_t open = skip_spaces(m, e);
