@@ -109,98 +109,98 @@ Scan& scan() {
 
 }  // namespace
 
-TEST_CASE("shuffle: an ID test passes clean, fails under a seed, and names the line and the API", "[shuffle][integration]") {
-  auto& s = scan();
-  const auto& v = verdict_of(s.verdicts, renderer);
-  INFO(v.evidence.reason);
-  CHECK(v.verdict == core::VerdictKind::flaky);
-  CHECK(v.category == core::Category::implementation_dependent);
-  REQUIRE(v.evidence.passing_run);
-  REQUIRE(v.evidence.failing_run);
-  const auto* clean = s.log->find(*v.evidence.passing_run);
-  const auto* shuffled = s.log->find(*v.evidence.failing_run);
-  REQUIRE(clean);
-  REQUIRE(shuffled);
-  CHECK_FALSE(clean->spec.shuffle);  // the passing run is on the plain JDK
-  CHECK(passed(*clean));
-  REQUIRE(shuffled->spec.shuffle);
-  CHECK(failed(*shuffled));
-  CHECK(std::to_string(shuffled->spec.shuffle->seed) == detail(v, "seed"));
-  CHECK(detail(v, "failing_seeds").find(detail(v, "seed")) != std::string::npos);
-  CHECK(detail(v, "mode") == "full");
+// One test case, one process, one scan (about 60 JVMs): ctest runs each test case as a
+// process of its own, and the scan is what costs.
+TEST_CASE("shuffle on the local JVM: found, located, replayed, fixed, refused, and the clean-run rule", "[shuffle][integration]") {
+  SECTION("an ID test passes clean, fails under a seed, and names the line and the API") {
+    auto& s = scan();
+    const auto& v = verdict_of(s.verdicts, renderer);
+    INFO(v.evidence.reason);
+    CHECK(v.verdict == core::VerdictKind::flaky);
+    CHECK(v.category == core::Category::implementation_dependent);
+    REQUIRE(v.evidence.passing_run);
+    REQUIRE(v.evidence.failing_run);
+    const auto* clean = s.log->find(*v.evidence.passing_run);
+    const auto* shuffled = s.log->find(*v.evidence.failing_run);
+    REQUIRE(clean);
+    REQUIRE(shuffled);
+    CHECK_FALSE(clean->spec.shuffle);  // the passing run is on the plain JDK
+    CHECK(passed(*clean));
+    REQUIRE(shuffled->spec.shuffle);
+    CHECK(failed(*shuffled));
+    CHECK(std::to_string(shuffled->spec.shuffle->seed) == detail(v, "seed"));
+    CHECK(detail(v, "failing_seeds").find(detail(v, "seed")) != std::string::npos);
+    CHECK(detail(v, "mode") == "full");
 
-  const auto e = expectation(renderer);
-  CHECK(detail(v, "api").rfind("HashMap", 0) == 0);
-  CHECK(detail(v, "user_frame").ends_with(frame_suffix(e)));
-  CHECK(detail(v, "located") == "one site");
-  CHECK(v.evidence.reason.find(detail(v, "api") + " at " + detail(v, "user_frame")) != std::string::npos);
-}
-
-TEST_CASE("shuffle: the seed in the verdict replays the failure", "[shuffle][integration]") {
-  auto& s = scan();
-  const auto& v = verdict_of(s.verdicts, headers);
-  REQUIRE(v.verdict == core::VerdictKind::flaky);
-  auto replay = shuffle::replay_shuffle(headers, v.evidence.details, *s.log);
-  REQUIRE(replay);
-  REQUIRE(replay->spec.shuffle);
-  CHECK(std::to_string(replay->spec.shuffle->seed) == detail(v, "seed"));
-  CHECK(failed(*replay));
-  // A site in test code: the frame is the test method's own line.
-  CHECK(detail(v, "user_frame").ends_with(frame_suffix(expectation(headers))));
-  CHECK(detail(v, "user_frame").find("HeadersTest.printsHeaders") != std::string::npos);
-}
-
-TEST_CASE("shuffle: a verified fix applies with git apply and compiles", "[shuffle][integration]") {
-  auto& s = scan();
-  for (const auto& test : {renderer, headers}) {
-    const auto& v = verdict_of(s.verdicts, test);
-    INFO(test << ": " << detail(v, "fix_refused"));
-    const std::string patch = detail(v, "patch");
-    REQUIRE_FALSE(patch.empty());
-    const std::string kind = detail(v, "fix_kind");
-    const std::string expected = expectation(test)["fix"];
-    CHECK(kind == (expected == "linked" ? "linked_allocation" : expected == "sorted" ? "sorted_copy" : expected));
-    // The verifying run passed, under a seed that had failed.
-    const auto* run = s.log->find(std::stoll(detail(v, "verified_by_run")));
-    REQUIRE(run);
-    CHECK(passed(*run));
-
-    // The user's tools: git apply on a copy of the file, then javac against the classpath.
-    const fs::path copy = s.config.work_dir / ("apply-" + std::to_string(&test - &renderer));
-    const std::string file = detail(v, "patch_file");
-    fs::create_directories((copy / file).parent_path());
-    fs::copy_file(fs::path(FLAKESCAN_SOURCE_DIR) / file, copy / file, fs::copy_options::overwrite_existing);
-    std::ofstream(copy / "fix.patch") << patch;
-    REQUIRE(shell("cd '" + copy.string() + "' && git apply fix.patch") == 0);
-    CHECK(shell("javac -nowarn -d '" + (copy / "classes").string() + "' -cp '" + joined(s.input.classpath) + "' '" +
-                (copy / file).string() + "'") == 0);
+    const auto e = expectation(renderer);
+    CHECK(detail(v, "api").rfind("HashMap", 0) == 0);
+    CHECK(detail(v, "user_frame").ends_with(frame_suffix(e)));
+    CHECK(detail(v, "located") == "one site");
+    CHECK(v.evidence.reason.find(detail(v, "api") + " at " + detail(v, "user_frame")) != std::string::npos);
   }
-}
+  SECTION("the seed in the verdict replays the failure") {
+    auto& s = scan();
+    const auto& v = verdict_of(s.verdicts, headers);
+    REQUIRE(v.verdict == core::VerdictKind::flaky);
+    auto replay = shuffle::replay_shuffle(headers, v.evidence.details, *s.log);
+    REQUIRE(replay);
+    REQUIRE(replay->spec.shuffle);
+    CHECK(std::to_string(replay->spec.shuffle->seed) == detail(v, "seed"));
+    CHECK(failed(*replay));
+    // A site in test code: the frame is the test method's own line.
+    CHECK(detail(v, "user_frame").ends_with(frame_suffix(expectation(headers))));
+    CHECK(detail(v, "user_frame").find("HeadersTest.printsHeaders") != std::string::npos);
+  }
+  SECTION("a verified fix applies with git apply and compiles") {
+    auto& s = scan();
+    for (const auto& test : std::vector<std::string>{renderer, headers}) {
+      const auto& v = verdict_of(s.verdicts, test);
+      INFO(test << ": " << detail(v, "fix_refused"));
+      const std::string patch = detail(v, "patch");
+      REQUIRE_FALSE(patch.empty());
+      const std::string kind = detail(v, "fix_kind");
+      const std::string expected = expectation(test)["fix"];
+      CHECK(kind == (expected == "linked" ? "linked_allocation" : expected == "sorted" ? "sorted_copy" : expected));
+      // The verifying run passed, under a seed that had failed.
+      const auto* run = s.log->find(std::stoll(detail(v, "verified_by_run")));
+      REQUIRE(run);
+      CHECK(passed(*run));
 
-TEST_CASE("shuffle: a test no small fix repairs is located, and its fix refused", "[shuffle][integration]") {
-  auto& s = scan();
-  const auto& v = verdict_of(s.verdicts, csv);
-  CHECK(v.verdict == core::VerdictKind::flaky);
-  CHECK(v.category == core::Category::implementation_dependent);
-  CHECK(detail(v, "api").rfind("Class.getDeclaredFields", 0) == 0);
-  CHECK(detail(v, "user_frame").ends_with(frame_suffix(expectation(csv))));
-  CHECK(detail(v, "patch").empty());
-  CHECK_FALSE(detail(v, "fix_refused").empty());
-}
+      // The user's tools: git apply on a copy of the file, then javac against the classpath.
+      const fs::path copy = s.config.work_dir / ("apply-" + test.substr(test.find('#') + 1));
+      const std::string file = detail(v, "patch_file");
+      fs::create_directories((copy / file).parent_path());
+      fs::copy_file(fs::path(FLAKESCAN_SOURCE_DIR) / file, copy / file, fs::copy_options::overwrite_existing);
+      std::ofstream(copy / "fix.patch") << patch;
+      REQUIRE(shell("cd '" + copy.string() + "' && git apply fix.patch") == 0);
+      CHECK(shell("javac -nowarn -d '" + (copy / "classes").string() + "' -cp '" + joined(s.input.classpath) + "' '" +
+                  (copy / file).string() + "'") == 0);
+    }
+  }
+  SECTION("a test no small fix repairs is located, and its fix refused") {
+    auto& s = scan();
+    const auto& v = verdict_of(s.verdicts, csv);
+    CHECK(v.verdict == core::VerdictKind::flaky);
+    CHECK(v.category == core::Category::implementation_dependent);
+    CHECK(detail(v, "api").rfind("Class.getDeclaredFields", 0) == 0);
+    CHECK(detail(v, "user_frame").ends_with(frame_suffix(expectation(csv))));
+    CHECK(detail(v, "patch").empty());
+    CHECK_FALSE(detail(v, "fix_refused").empty());
+  }
+  SECTION("the twin is not flaky, and a test failing clean is not shuffled") {
+    auto& s = scan();
+    const auto& twin = verdict_of(s.verdicts, renderer_twin);
+    INFO(twin.evidence.reason);
+    CHECK(twin.verdict == core::VerdictKind::not_flaky);
+    CHECK(twin.runs.total >= 4);  // clean + 3 seeds
+    CHECK(std::stoi(detail(twin, "sites_seen")) >= 1);  // it did read an unspecified order
 
-TEST_CASE("shuffle: the twin is not flaky, and a test failing clean is not shuffled", "[shuffle][integration]") {
-  auto& s = scan();
-  const auto& twin = verdict_of(s.verdicts, renderer_twin);
-  INFO(twin.evidence.reason);
-  CHECK(twin.verdict == core::VerdictKind::not_flaky);
-  CHECK(twin.runs.total >= 4);  // clean + 3 seeds
-  CHECK(std::stoi(detail(twin, "sites_seen")) >= 1);  // it did read an unspecified order
-
-  const auto& clean = verdict_of(s.verdicts, fails_clean);
-  INFO(clean.evidence.reason);
-  CHECK(clean.verdict == core::VerdictKind::failing);
-  CHECK(clean.category != core::Category::implementation_dependent);
-  CHECK(clean.evidence.reason.find("not implementation-dependent") != std::string::npos);
-  for (const auto& r : s.log->recorded())
-    if (r.spec.tests == std::vector<std::string>{fails_clean}) CHECK_FALSE(r.spec.shuffle);
+    const auto& clean = verdict_of(s.verdicts, fails_clean);
+    INFO(clean.evidence.reason);
+    CHECK(clean.verdict == core::VerdictKind::failing);
+    CHECK(clean.category != core::Category::implementation_dependent);
+    CHECK(clean.evidence.reason.find("not implementation-dependent") != std::string::npos);
+    for (const auto& r : s.log->recorded())
+      if (r.spec.tests == std::vector<std::string>{fails_clean}) CHECK_FALSE(r.spec.shuffle);
+  }
 }
