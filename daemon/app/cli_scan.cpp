@@ -26,7 +26,7 @@ struct ScanOptions {
   std::string working_dir;  // local: the test JVMs' working directory; empty: this command's current directory
   std::string shuffle_mode;
   std::optional<int> shuffle_seeds, shuffle_rounds;
-  std::vector<std::string> tests, adb_servers;
+  std::vector<std::string> tests, adb_servers, jvm_args;
   bool clear_state = false;
   std::optional<int> runs, timeout_seconds, parallel, max_runs, max_seconds, max_orders, max_runs_per_test,
       max_seconds_per_test;
@@ -138,6 +138,7 @@ json request_body(const ScanOptions& o) {
   if (o.seed) body["seed"] = *o.seed;
   if (o.timeout_seconds) body["timeout_seconds"] = *o.timeout_seconds;
   if (o.parallel) body["parallelism"] = *o.parallel;
+  if (!o.jvm_args.empty()) body["jvm_args"] = o.jvm_args;
   json budget = json::object();
   if (o.max_runs) budget["max_runs"] = *o.max_runs;
   if (o.max_seconds) budget["max_seconds"] = *o.max_seconds;
@@ -288,6 +289,10 @@ CommandDef scan_command() {
                            "budget of explore: wall time per test (default 120)")
                 ->type_name("N");
             cmd.add_option("--parallel", o->parallel, "runs at the same time (default: the machine's cores)")->type_name("N");
+            cmd.add_option("--jvm-arg", o->jvm_args,
+                           "an option of the test JVMs, e.g. --jvm-arg=--add-opens=java.base/java.util=ALL-UNNAMED (repeatable)")
+                ->type_name("ARG")
+                ->allow_extra_args(false);
             cmd.add_option("--out", o->out, "where to write the verdict file (default verdicts.json)")->type_name("FILE");
             cmd.add_option("--working-dir", o->working_dir,
                            "the test JVMs' working directory, as Maven and Gradle use the module's (default: the current "

@@ -45,7 +45,8 @@ std::string FixSearch::relative(const std::string& path) const {
 }
 
 std::string FixSearch::verify(const std::string& test, const std::string& file_name, const std::vector<std::string>& lines,
-                              const std::vector<std::uint64_t>& seeds, const std::string& mode, std::int64_t& verified_by_run) {
+                              const std::vector<std::uint64_t>& seeds, const std::string& mode,
+                              const std::vector<std::string>& bystanders, std::int64_t& verified_by_run) {
   auto compiled = util::compile_java_file(file_name, lines, input_.classpath);
   if (!compiled) return "did not compile: " + compiled.error().message;
   const std::vector<std::string> prepend{(*compiled)->classes().string()};
@@ -75,11 +76,44 @@ std::string FixSearch::verify(const std::string& test, const std::string& file_n
            std::string(core::outcome_name(run.report.outcome_at(0))) + ")";
   }
   verified_by_run = done->size() > 1 ? (*done)[1].id : (*done)[0].id;
-  return "";
+  return breaks_others(test, prepend, bystanders);
+}
+
+std::string FixSearch::breaks_others(const std::string& test, const std::vector<std::string>& prepend,
+                                     const std::vector<std::string>& bystanders) {
+  if (bystanders.empty()) return "";
+  core::RunSpec with;
+  with.tests = bystanders;
+  with.technique = core::intervention_technique;
+  with.purpose = "shuffle: a fix of " + test + " against the other " + std::to_string(bystanders.size()) + " test(s), patched";
+  with.classpath_prepend = prepend;
+  auto patched = log_.run(with);
+  if (!patched) return "the other tests could not be run with it: " + patched.error().message;
+  std::vector<std::string> failed;
+  for (const auto& r : patched->report.results)
+    if (core::is_failure(r.outcome)) failed.push_back(r.test);
+  if (failed.empty()) return "";
+  // Some fail with the patch: those that pass in the same JVM and order without it are broken by it.
+  core::RunSpec without = with;
+  without.classpath_prepend.clear();
+  without.purpose = "shuffle: a fix of " + test + " against the other " + std::to_string(bystanders.size()) + " test(s), unpatched";
+  auto plain = log_.run(without);
+  if (!plain) return "the other tests could not be run without it: " + plain.error().message;
+  std::vector<std::string> broken;
+  for (const auto& name : failed)
+    for (const auto& r : plain->report.results)
+      if (r.test == name && r.outcome == core::Outcome::pass) broken.push_back(name);
+  if (broken.empty()) return "";
+  std::string list;
+  for (size_t i = 0; i < broken.size() && i < 5; ++i) list += (i ? ", " : "") + broken[i];
+  if (broken.size() > 5) list += " and " + std::to_string(broken.size() - 5) + " more";
+  return "it breaks " + std::to_string(broken.size()) + " other test(s): " + list + " fail with it (run " +
+         std::to_string(patched->id) + ") and pass without it (run " + std::to_string(plain->id) + ")";
 }
 
 FixResult FixSearch::find(const std::string& test, const Located& located, const std::vector<std::uint64_t>& failing_seeds,
-                          const std::vector<std::uint64_t>& fresh_seeds, const std::string& mode) {
+                          const std::vector<std::uint64_t>& fresh_seeds, const std::string& mode,
+                          const std::vector<std::string>& bystanders) {
   FixResult out;
   if (input_.classpath.empty()) {
     out.why_not = "no classpath to compile a fix against (this backend has none here)";
@@ -107,7 +141,7 @@ FixResult FixSearch::find(const std::string& test, const Located& located, const
       if (!offered.insert(path + "\n" + candidate.diff).second) continue;
       ++out.tried;
       std::int64_t run = 0;
-      std::string why = verify(test, file->filename().string(), candidate.lines, seeds, mode, run);
+      std::string why = verify(test, file->filename().string(), candidate.lines, seeds, mode, bystanders, run);
       if (why.empty()) {
         out.verified = true;
         out.kind = candidate.kind;

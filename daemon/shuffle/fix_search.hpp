@@ -4,7 +4,9 @@
 // (order_fix.hpp), in the project's own source files that the located site's frames name;
 // each is compiled with javac against the test classpath and run, patched (in front of the
 // classpath), on the plain JDK, under every seed the test failed with and under two new ones.
-// The first that passes all of them is kept; a candidate that did not is never offered.
+// The first that passes all of them, and leaves the scan's other tests passing (one JVM of
+// them all with the patch, on the plain JDK, against one without it when some fail), is
+// kept; a candidate that did not is never offered.
 // Verification runs change the program, so they are recorded as interventions
 // (core::intervention_technique) and decide nothing about flakiness.
 #include <cstdint>
@@ -38,14 +40,18 @@ class FixSearch {
   std::optional<UserFrame> user_frame_of(const core::ShuffledSite& site);
 
   FixResult find(const std::string& test, const Located& located, const std::vector<std::uint64_t>& failing_seeds,
-                 const std::vector<std::uint64_t>& fresh_seeds, const std::string& mode);
+                 const std::vector<std::uint64_t>& fresh_seeds, const std::string& mode,
+                 const std::vector<std::string>& bystanders);
 
  private:
   // The project-relative path of a source file (the absolute one when outside the project).
   std::string relative(const std::string& path) const;
   // Empty when the patched file passed every check; else why not.
   std::string verify(const std::string& test, const std::string& file_name, const std::vector<std::string>& lines,
-                     const std::vector<std::uint64_t>& seeds, const std::string& mode, std::int64_t& verified_by_run);
+                     const std::vector<std::uint64_t>& seeds, const std::string& mode, const std::vector<std::string>& bystanders,
+                     std::int64_t& verified_by_run);
+  // Empty when the patch (classes in `prepend`) fails none of `bystanders` that pass without it.
+  std::string breaks_others(const std::string& test, const std::vector<std::string>& prepend, const std::vector<std::string>& bystanders);
 
   const core::TechniqueInput& input_;
   core::RunLog& log_;

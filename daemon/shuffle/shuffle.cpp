@@ -223,7 +223,18 @@ class Shuffler {
     if (!options_.fix || log_.cancelled()) return;
     FixSearch search(input_, log_, options_.max_fixes_tried);
     std::vector<std::uint64_t> fresh = shuffle_seeds(mix64(input_.seed) ^ 0x5eed5eedull, 2);
-    s.fix = search.find(s.test, *s.located, s.failing_seeds, fresh, input_.shuffle_mode);
+    s.fix = search.find(s.test, *s.located, s.failing_seeds, fresh, input_.shuffle_mode, bystanders_of(s));
+  }
+
+  // The tests a fix of `s` must leave passing: the others that passed their clean run.
+  std::vector<std::string> bystanders_of(const Subject& s) const {
+    std::vector<std::string> out;
+    for (const auto& t : options_.bystanders)
+      if (t != s.test) out.push_back(t);
+    if (!options_.bystanders.empty()) return out;
+    for (const auto& other : subjects_)
+      if (other.test != s.test && other.clean && passed(*other.clean)) out.push_back(other.test);
+    return out;
   }
 
   core::Verdict verdict_of(const Subject& s) const {

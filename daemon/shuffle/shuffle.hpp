@@ -41,6 +41,9 @@ struct ShuffleOptions {
   // Not empty: the seeds to shuffle under instead of those of the scan's seed (technique
   // `suite` hands over the seeds of the shuffled rounds a test failed in).
   std::vector<std::uint64_t> seeds;
+  // Not empty: the tests a fix must not break, instead of the scan's tests that passed clean
+  // (technique `suite` hands over the whole selection).
+  std::vector<std::string> bystanders;
 };
 
 // The seeds a scan with seed `scan_seed` shuffles under: n of them, the same for the same scan

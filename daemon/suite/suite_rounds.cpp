@@ -109,6 +109,7 @@ util::Result<void> shuffle_suspects(const core::TechniqueInput& input, core::Run
     sub.tests = {v.test};
     shuffle::ShuffleOptions options;
     options.seeds = it->second;
+    options.bystanders = input.tests;  // a fix must leave the rest of the suite passing
     auto found = shuffle::detect_implementation_dependent(sub, log, options);
     if (!found) return std::unexpected(found.error());
     for (auto& f : *found) v = core::honest_verdict(core::merge_verdicts(v, f));

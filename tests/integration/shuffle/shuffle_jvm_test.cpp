@@ -8,6 +8,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -30,6 +31,8 @@ const std::string renderer_twin = "example.shuffle.ReportRendererTest#summaryCou
 const std::string headers = "example.shuffle.HeadersTest#printsHeaders";
 const std::string csv = "example.shuffle.CsvWriterTest#exportsColumnsInDeclarationOrder";
 const std::string fails_clean = "example.shuffle.clean.FailsCleanTest#expectsTheReverseOfThePlainOrder";
+const std::string registration = "example.shuffle.clean.RegistryTest#listsPluginsInRegistrationOrder";
+const std::string by_name = "example.shuffle.clean.RegistryTest#listsPluginsByName";
 
 nlohmann::json expectation(const std::string& test) {
   std::ifstream in(example_dir + "/expectations.json");
@@ -94,10 +97,11 @@ Scan& scan() {
     c.shuffling_jdk_cache = SHUFFLING_JDK_CACHE;
     s->executor = std::make_unique<backend::LocalJvmExecutor>(c);
     s->log = std::make_unique<test_support::LocalRunLog>(*s->executor, 2);
-    s->input.tests = {renderer, renderer_twin, headers, csv, fails_clean};
+    s->input.tests = {renderer, renderer_twin, headers, csv, fails_clean, registration, by_name};
     s->input.classpath = s->executor->process_classpath();
     s->input.project_dir = FLAKESCAN_SOURCE_DIR;
-    s->input.source_roots = {example_dir + "/src/main/java", example_dir + "/src/test/java"};
+    s->input.source_roots = {example_dir + "/src/main/java", example_dir + "/src/test/java",
+                             std::string(FLAKESCAN_SOURCE_DIR) + "/tests/fixtures/shuffle_clean"};
     s->input.seed = 1;
     auto verdicts = shuffle::detect_implementation_dependent(s->input, *s->log, {});
     if (!verdicts) FAIL("shuffle failed: " << verdicts.error().message);
@@ -186,6 +190,27 @@ TEST_CASE("shuffle on the local JVM: found, located, replayed, fixed, refused, a
     CHECK(detail(v, "user_frame").ends_with(frame_suffix(expectation(csv))));
     CHECK(detail(v, "patch").empty());
     CHECK_FALSE(detail(v, "fix_refused").empty());
+  }
+  SECTION("a fix that repairs the test but breaks another is refused; one that breaks none is kept") {
+    auto& s = scan();
+    const auto& v = verdict_of(s.verdicts, registration);
+    INFO(v.evidence.reason << "\n" << detail(v, "fix_refused"));
+    REQUIRE(v.category == core::Category::implementation_dependent);
+    CHECK(detail(v, "user_frame").find("Registry.names(Registry.java:") != std::string::npos);
+    // The LinkedHashMap in Registry makes this test pass under every seed, but
+    // listsPluginsByName then fails on the plain JDK: the run of the others with the patch
+    // showed it, and the one without it showed it passing.
+    bool refused_linked = false;
+    for (const auto& r : s.log->recorded()) {
+      // The others that passed their clean run: not the one failing clean.
+      if (r.spec.purpose != "shuffle: a fix of " + registration + " against the other 5 test(s), patched") continue;
+      CHECK(std::find(r.spec.tests.begin(), r.spec.tests.end(), fails_clean) == r.spec.tests.end());
+      for (const auto& t : r.report.results)
+        if (t.test == by_name && core::is_failure(t.outcome)) refused_linked = true;
+    }
+    CHECK(refused_linked);
+    CHECK(detail(v, "fix_kind") == "sorted_copy");  // the sort in names() repairs both
+    CHECK(detail(v, "patch").find("LinkedHashMap") == std::string::npos);
   }
   SECTION("the twin is not flaky, and a test failing clean is not shuffled") {
     auto& s = scan();
