@@ -21,6 +21,19 @@ namespace {
 
 using nlohmann::json;
 
+// A failure message as one line of the table: its first line, at most 200 characters (the
+// verdict file and the report keep it whole).
+std::string first_line(const std::string& message) {
+  std::string line = message.substr(0, message.find('\n'));
+  if (line.size() > 200) {
+    std::size_t n = 197;
+    while (n > 0 && (static_cast<unsigned char>(line[n]) & 0xC0) == 0x80) --n;  // not inside a UTF-8 character
+    line = line.substr(0, n) + "...";
+  }
+  if (line.size() < message.size()) line += " (more in the verdict file)";
+  return line;
+}
+
 struct ScanOptions {
   std::string classpath, tests_file, backend = "local", apk, test_apk, runner, techniques, isolation, strategy, out = "verdicts.json";
   std::string working_dir;  // local: the test JVMs' working directory; empty: this command's current directory
@@ -68,7 +81,7 @@ void print_summary(const json& file) {
       const auto& e = v["evidence"];
       if (e.contains("passing_run") && e.contains("failing_run"))
         std::printf("%-13s  passed in run #%lld, failed in run #%lld: %s\n", "", (long long)e["passing_run"]["id"].get<std::int64_t>(),
-                    (long long)e["failing_run"]["id"].get<std::int64_t>(), e["failing_run"].value("message", "").c_str());
+                    (long long)e["failing_run"]["id"].get<std::int64_t>(), first_line(e["failing_run"].value("message", "")).c_str());
       if (e.contains("reproducer")) {
         std::string order;
         for (const auto& t : e["reproducer"]) order += (order.empty() ? "" : ", ") + t.get<std::string>();
