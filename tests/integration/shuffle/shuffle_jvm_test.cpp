@@ -140,6 +140,11 @@ TEST_CASE("shuffle on the local JVM: found, located, replayed, fixed, refused, a
     CHECK(detail(v, "api").rfind("HashMap", 0) == 0);
     CHECK(detail(v, "user_frame").ends_with(frame_suffix(e)));
     CHECK(detail(v, "located") == "one site");
+    // The frames run from the site down to the test method, and stop at the test machinery.
+    const std::string frames = detail(v, "frames");
+    CHECK(frames.rfind("example.shuffle.app.ReportRenderer.summary(ReportRenderer.java:", 0) == 0);
+    CHECK(frames.substr(frames.rfind('\n') + 1).rfind("example.shuffle.ReportRendererTest.summaryListsStatusesInFirstSeenOrder(", 0) == 0);
+    CHECK(frames.find("org.junit") == std::string::npos);
     CHECK(v.evidence.reason.find(detail(v, "api") + " at " + detail(v, "user_frame")) != std::string::npos);
   }
   SECTION("the seed in the verdict replays the failure") {

@@ -10,6 +10,8 @@ package java.util;
 final class FlakescanSite {
     static final int MAX_VIA = 4;
     static final int MAX_FRAMES = 12;
+    /** How deep "frames" looks for the test machinery (and the test's frame above it). */
+    static final int MAX_WALK = 256;
 
     private static final String[] JDK = {"java.", "javax.", "jdk.", "sun.", "com.sun."};
     private static final String[] MACHINERY = {

@@ -50,16 +50,35 @@ final class FlakescanWalk implements Function<Stream<StackWalker.StackFrame>, Fl
         return null;
     }
 
-    /** The site's frame and the next frames outside the JDK, up to MAX_FRAMES in all. */
+    /**
+     * The site's frame and the next frames outside the JDK, down to the test machinery (the
+     * frame above it is the test method, or a JUnit rule or extension), up to MAX_FRAMES in
+     * all. When there are more, the last of the list is the one just above the machinery, so
+     * that the test's own frame is always there (a fix may belong in the test).
+     */
     private static String[] below(String site, Iterator<StackWalker.StackFrame> frames) {
         String[] out = new String[FlakescanSite.MAX_FRAMES];
         int n = 0;
         out[n++] = site;
-        while (n < out.length && frames.hasNext()) {
+        String lastBeforeMachinery = null;
+        int walked = 0;
+        while (frames.hasNext() && walked++ < FlakescanSite.MAX_WALK) {
             StackWalker.StackFrame f = frames.next();
-            if (!FlakescanSite.isJdk(f.getClassName())) {
-                out[n++] = FlakescanSite.frameText(f);
+            String className = f.getClassName();
+            if (FlakescanSite.isJdk(className)) {
+                continue;
             }
+            if (FlakescanSite.isMachinery(className)) {
+                break;
+            }
+            if (n < out.length) {
+                out[n++] = FlakescanSite.frameText(f);
+            } else {
+                lastBeforeMachinery = FlakescanSite.frameText(f);
+            }
+        }
+        if (lastBeforeMachinery != null) {
+            out[out.length - 1] = lastBeforeMachinery;
         }
         return Arrays.copyOf(out, n);
     }
