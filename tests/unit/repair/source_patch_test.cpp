@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "support/scratch_dir.hpp"
 #include "repair/source_patch.hpp"
 
 using namespace flakescan;
@@ -17,6 +18,14 @@ using namespace flakescan::repair;
 namespace fs = std::filesystem;
 
 namespace {
+
+using Work = flakescan::test_support::ScratchDir;
+using flakescan::test_support::read_text_file;
+using flakescan::test_support::write_text_file;
+
+std::string joined(const std::vector<std::string>& lines) { return flakescan::test_support::joined_lines(lines); }
+std::string read_file(const fs::path& path) { return read_text_file(path); }
+void write_file(const fs::path& path, const std::string& text) { write_text_file(path, text); }
 
 const std::vector<std::string> victim_test{
     "package pkg;",
@@ -40,39 +49,9 @@ const std::vector<std::string> victim_test{
     "}",
 };
 
-std::string joined(const std::vector<std::string>& lines) {
-  std::string out;
-  for (const auto& l : lines) out += l + "\n";
-  return out;
-}
 
-std::string read_file(const fs::path& path) {
-  std::ifstream in(path);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
 
-void write_file(const fs::path& path, const std::string& text) {
-  fs::create_directories(path.parent_path());
-  std::ofstream out(path);
-  out << text;
-}
 
-// A scratch directory with the original file at `path`; removed at the end.
-struct Work {
-  fs::path dir;
-  explicit Work(const std::string& name)
-      : dir(fs::temp_directory_path() / ("flakescan-source-patch-" + name + "-" + std::to_string(::getpid()))) {
-    fs::remove_all(dir);
-    fs::create_directories(dir);
-  }
-  ~Work() {
-    std::error_code ec;
-    fs::remove_all(dir, ec);
-  }
-  int run(const std::string& command) const { return std::system(("cd '" + dir.string() + "' && " + command).c_str()); }
-};
 
 }  // namespace
 
@@ -180,7 +159,7 @@ TEST_CASE("insert_at_method_start: the diff applies with git apply -p1 and gives
   if (!patch) FAIL(patch.error().message);
   INFO(patch->diff);
 
-  Work work("git-" + method);
+  Work work("source-patch-git-" + method);
   write_file(work.dir / path, joined(victim_test));
   write_file(work.dir / "fix.patch", patch->diff);
   REQUIRE(work.run("git apply --check -p1 fix.patch") == 0);
@@ -194,7 +173,7 @@ TEST_CASE("insert_at_method_start: the diff applies with patch -p1", "[repair][p
   if (!patch) FAIL(patch.error().message);
   INFO(patch->diff);
 
-  Work work("patch");
+  Work work("source-patch-patch");
   write_file(work.dir / path, joined(victim_test));
   write_file(work.dir / "fix.patch", patch->diff);
   REQUIRE(work.run("patch --dry-run -s -p1 < fix.patch") == 0);
@@ -212,7 +191,7 @@ TEST_CASE("insert_at_method_start: a method near the top of the file (short lead
   CHECK(patch->lines[2] == "      // c");
   CHECK(patch->lines[3] == "      s();");
 
-  Work work("top");
+  Work work("source-patch-top");
   write_file(work.dir / "A.java", joined(lines));
   write_file(work.dir / "fix.patch", patch->diff);
   REQUIRE(work.run("git apply --check -p1 fix.patch") == 0);

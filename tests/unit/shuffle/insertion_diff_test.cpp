@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "support/scratch_dir.hpp"
 #include "report/insertion_diff.hpp"
 
 using flakescan::report::diff_file;
@@ -19,6 +20,14 @@ using flakescan::report::Insertion;
 namespace fs = std::filesystem;
 
 namespace {
+
+using Work = flakescan::test_support::ScratchDir;
+using flakescan::test_support::read_text_file;
+using flakescan::test_support::write_text_file;
+
+std::string joined(const std::vector<std::string>& lines) { return flakescan::test_support::joined_lines(lines); }
+std::string read_file(const fs::path& path) { return read_text_file(path); }
+void write_file(const fs::path& path, const std::string& text) { write_text_file(path, text); }
 
 std::vector<std::string> numbered(int n) {
   std::vector<std::string> out;
@@ -46,38 +55,9 @@ std::vector<std::string> changed(const std::vector<std::string>& old_lines, std:
   return out;
 }
 
-std::string joined(const std::vector<std::string>& lines) {
-  std::string out;
-  for (const auto& l : lines) out += l + "\n";
-  return out;
-}
 
-std::string read_file(const fs::path& path) {
-  std::ifstream in(path);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
 
-void write_file(const fs::path& path, const std::string& text) {
-  fs::create_directories(path.parent_path());
-  std::ofstream out(path);
-  out << text;
-}
 
-struct Work {
-  fs::path dir;
-  explicit Work(const std::string& name)
-      : dir(fs::temp_directory_path() / ("flakescan-insertion-diff-" + name + "-" + std::to_string(::getpid()))) {
-    fs::remove_all(dir);
-    fs::create_directories(dir);
-  }
-  ~Work() {
-    std::error_code ec;
-    fs::remove_all(dir, ec);
-  }
-  int run(const std::string& command) const { return std::system(("cd '" + dir.string() + "' && " + command + " >/dev/null 2>&1").c_str()); }
-};
 
 // The diff applies with both tools and gives the changed file.
 void check_applies(const std::string& name, const std::vector<std::string>& old_lines, const std::vector<Insertion>& ins) {
@@ -85,7 +65,7 @@ void check_applies(const std::string& name, const std::vector<std::string>& old_
   const std::string diff = diff_file(path, old_lines, ins);
   INFO(diff);
   for (const std::string tool : {"git apply -p1 fix.patch", "patch -s -p1 < fix.patch"}) {
-    Work work(name);
+    Work work("insertion-diff-" + name);
     write_file(work.dir / path, joined(old_lines));
     write_file(work.dir / "fix.patch", diff);
     INFO(tool);

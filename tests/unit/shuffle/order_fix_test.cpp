@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "shuffle/order_fix.hpp"
+#include "support/scratch_dir.hpp"
 
 using namespace flakescan::shuffle;
 namespace fs = std::filesystem;
@@ -82,29 +83,7 @@ std::string joined(const std::vector<std::string>& lines) {
   return out;
 }
 
-struct Work {
-  fs::path dir;
-  explicit Work(const std::string& name)
-      : dir(fs::temp_directory_path() / ("flakescan-order-fix-" + name + "-" + std::to_string(::getpid()))) {
-    fs::remove_all(dir);
-    fs::create_directories(dir);
-  }
-  ~Work() {
-    std::error_code ec;
-    fs::remove_all(dir, ec);
-  }
-  int run(const std::string& command) const { return std::system(("cd '" + dir.string() + "' && " + command + " >/dev/null 2>&1").c_str()); }
-  void write(const std::string& path, const std::string& text) const {
-    fs::create_directories((dir / path).parent_path());
-    std::ofstream(dir / path) << text;
-  }
-  std::string read(const std::string& path) const {
-    std::ifstream in(dir / path);
-    std::stringstream s;
-    s << in.rdbuf();
-    return s.str();
-  }
-};
+using Work = flakescan::test_support::ScratchDir;
 
 struct Case {
   std::string name;
@@ -524,7 +503,7 @@ TEST_CASE("fix_candidates: every diff applies with git apply and patch -p1 and g
   for (std::size_t i = 0; i < cs.size(); ++i) {
     INFO(cs[i].description << "\n" << cs[i].diff);
     for (const std::string tool : {"git apply --check -p1 fix.patch && git apply -p1 fix.patch", "patch --dry-run -s -p1 < fix.patch && patch -s -p1 < fix.patch"}) {
-      Work work("apply-" + std::to_string(i));
+      Work work("order-fix-apply-" + std::to_string(i));
       work.write(path, joined(f.lines));
       work.write("fix.patch", cs[i].diff);
       INFO(tool);
