@@ -180,7 +180,7 @@ std::string shuffle_html(const core::Verdict& v) {
                            " of " + escape(get("seeds")));
     if (auto located = get("located"); !located.empty()) {
       auto runs = get("locate_runs");
-      out += row("Located", escape(located) + (runs.empty() ? "" : ", in " + escape(runs) + " runs"));
+      out += row("Located", escape(located) + (runs.empty() || runs == "0" ? "" : ", in " + escape(runs) + " runs"));
     }
     if (auto jdk = get("shuffle_jdk"); !jdk.empty()) out += row("Shuffling JDK", escape(jdk));
     out += "</tbody></table>";

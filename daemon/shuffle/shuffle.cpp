@@ -305,7 +305,9 @@ class Shuffler {
       if (user) d["user_frame"] = user->text;
       where = first.api + " at " + (user ? user->text : d["site_frame"]);
       if (s.located->sites.size() == 1) {
-        d["located"] = s.located->complete ? "one site" : "one site (the search stopped early: " + s.located->stopped + ")";
+        d["located"] = s.located->runs == 0 ? "one site: the only one the failing run permuted"
+                       : s.located->complete ? "one site"
+                                             : "one site (the search stopped early: " + s.located->stopped + ")";
       } else {
         std::vector<std::string> keys;
         for (const auto& site : s.located->sites) keys.push_back(site.key);

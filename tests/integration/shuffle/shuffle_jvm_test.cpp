@@ -139,7 +139,7 @@ TEST_CASE("shuffle on the local JVM: found, located, replayed, fixed, refused, a
     const auto e = expectation(renderer);
     CHECK(detail(v, "api").rfind("HashMap", 0) == 0);
     CHECK(detail(v, "user_frame").ends_with(frame_suffix(e)));
-    CHECK(detail(v, "located") == "one site");
+    CHECK(detail(v, "located").rfind("one site", 0) == 0);  // "one site", or "one site: the only one ..." when no search was needed
     // The frames run from the site down to the test method, and stop at the test machinery.
     const std::string frames = detail(v, "frames");
     CHECK(frames.rfind("example.shuffle.app.ReportRenderer.summary(ReportRenderer.java:", 0) == 0);

@@ -234,6 +234,13 @@ TEST_CASE("an implementation-dependent verdict: the API, the line that reads the
   CHECK(page.find("+Map&lt;String, Integer&gt; m = new LinkedHashMap&lt;&gt;();") != std::string::npos);
   CHECK(page.find("verified by run 17") != std::string::npos);
 
+  // No search was needed when the failing run permuted one site: no "in 0 runs".
+  d["located"] = "one site: the only one the failing run permuted";
+  d["locate_runs"] = "0";
+  page = render_html(r);
+  CHECK(page.find("one site: the only one the failing run permuted</td>") != std::string::npos);
+  CHECK(page.find("in 0 runs") == std::string::npos);
+
   // A finding that does not decide (its failure did not come back) gets no such section.
   v.findings = {core::Finding{.technique = "shuffle", .verdict = core::VerdictKind::flaky,
                               .category = core::Category::implementation_dependent, .evidence = v.evidence,
