@@ -6,32 +6,35 @@
 
 namespace flakescan::core {
 
+void in_lanes(size_t count, int lanes, const std::function<bool(size_t)>& work) {
+  std::atomic<size_t> next{0};
+  std::atomic<bool> stopped{false};
+  auto lane = [&] {
+    for (size_t i; !stopped && (i = next++) < count;)
+      if (!work(i)) stopped = true;
+  };
+  const size_t n = std::min<size_t>(size_t(std::max(1, lanes)), count);
+  std::vector<std::thread> threads;
+  for (size_t t = 1; t < n; ++t) threads.emplace_back(lane);
+  lane();
+  for (auto& t : threads) t.join();
+}
+
 util::Result<std::vector<RecordedRun>> run_in_parallel(const std::vector<RunSpec>& specs, int parallelism,
                                                        const std::function<util::Result<RecordedRun>(const RunSpec&)>& run_one) {
   std::vector<RecordedRun> out(specs.size());
-  std::atomic<size_t> next{0};
   std::mutex error_mutex;
   std::optional<util::Error> first_error;
-  auto work = [&] {
-    for (size_t i = next++; i < specs.size(); i = next++) {
-      {
-        std::lock_guard lock(error_mutex);
-        if (first_error) return;
-      }
-      auto r = run_one(specs[i]);
-      if (!r) {
-        std::lock_guard lock(error_mutex);
-        if (!first_error) first_error = r.error();
-        return;
-      }
+  in_lanes(specs.size(), parallelism, [&](size_t i) {
+    auto r = run_one(specs[i]);
+    if (r) {
       out[i] = std::move(*r);
+      return true;
     }
-  };
-  size_t n = std::min<size_t>(size_t(std::max(1, parallelism)), specs.size());
-  std::vector<std::thread> threads;
-  for (size_t t = 1; t < n; ++t) threads.emplace_back(work);
-  work();
-  for (auto& t : threads) t.join();
+    std::lock_guard lock(error_mutex);
+    if (!first_error) first_error = r.error();
+    return false;
+  });
   if (first_error) return std::unexpected(*first_error);
   return out;
 }

@@ -39,6 +39,10 @@ class RunLog {
 // Runs every spec through `run_one`, at most `parallelism` at a time (threads of its own);
 // results in the order of `specs`. The first error wins: specs not started by then are not
 // run, and the error is returned. What RunLog::run_all implementations share.
+// Calls work(0) .. work(count - 1), each once, on up to `lanes` threads (this one among them),
+// taking the next index as a lane frees up. Once a call returns false no new index is taken.
+void in_lanes(size_t count, int lanes, const std::function<bool(size_t)>& work);
+
 util::Result<std::vector<RecordedRun>> run_in_parallel(const std::vector<RunSpec>& specs, int parallelism,
                                                        const std::function<util::Result<RecordedRun>(const RunSpec&)>& run_one);
 
@@ -51,7 +55,7 @@ struct Budget {
   int max_seconds_per_test = 120;  // explore: wall time per test
 };
 
-// Which event-order exploration `explore` makes (ALGORITHMS.md sections 1 and 2).
+// Which event-order exploration `explore` makes (docs/explore.md).
 enum class ExploreStrategy { flakescanner, maxdiff, both };
 const char* strategy_name(ExploreStrategy strategy);
 std::optional<ExploreStrategy> parse_strategy(std::string_view name);

@@ -1,12 +1,10 @@
 #include "shuffle/shuffle.hpp"
 
 #include <algorithm>
-#include <atomic>
 #include <deque>
 #include <map>
 #include <mutex>
 #include <set>
-#include <thread>
 
 #include "rerun/outcome_tally.hpp"
 #include "shuffle/site_location.hpp"
@@ -201,15 +199,10 @@ class Shuffler {
     std::vector<Subject*> todo;
     for (auto& s : subjects_)
       if (s.confirmed) todo.push_back(&s);
-    std::atomic<size_t> next{0};
-    auto lane = [&] {
-      for (size_t i; (i = next++) < todo.size();) explain_one(*todo[i]);
-    };
-    const int lanes = std::max(1, std::min<int>(log_.parallelism(), int(todo.size())));
-    std::vector<std::thread> threads;
-    for (int i = 1; i < lanes; ++i) threads.emplace_back(lane);
-    lane();
-    for (auto& t : threads) t.join();
+    core::in_lanes(todo.size(), log_.parallelism(), [&](size_t i) {
+      explain_one(*todo[i]);
+      return true;
+    });
   }
 
   void explain_one(Subject& s) {

@@ -20,12 +20,9 @@ namespace fs = std::filesystem;
 namespace {
 
 using Work = flakescan::test_support::ScratchDir;
+using flakescan::test_support::joined_lines;
 using flakescan::test_support::read_text_file;
 using flakescan::test_support::write_text_file;
-
-std::string joined(const std::vector<std::string>& lines) { return flakescan::test_support::joined_lines(lines); }
-std::string read_file(const fs::path& path) { return read_text_file(path); }
-void write_file(const fs::path& path, const std::string& text) { write_text_file(path, text); }
 
 const std::vector<std::string> victim_test{
     "package pkg;",
@@ -160,11 +157,11 @@ TEST_CASE("insert_at_method_start: the diff applies with git apply -p1 and gives
   INFO(patch->diff);
 
   Work work("source-patch-git-" + method);
-  write_file(work.dir / path, joined(victim_test));
-  write_file(work.dir / "fix.patch", patch->diff);
+  write_text_file(work.dir / path, joined_lines(victim_test));
+  write_text_file(work.dir / "fix.patch", patch->diff);
   REQUIRE(work.run("git apply --check -p1 fix.patch") == 0);
   REQUIRE(work.run("git apply -p1 fix.patch") == 0);
-  CHECK(read_file(work.dir / path) == joined(patch->lines));
+  CHECK(read_text_file(work.dir / path) == joined_lines(patch->lines));
 }
 
 TEST_CASE("insert_at_method_start: the diff applies with patch -p1", "[repair][patch]") {
@@ -174,11 +171,11 @@ TEST_CASE("insert_at_method_start: the diff applies with patch -p1", "[repair][p
   INFO(patch->diff);
 
   Work work("source-patch-patch");
-  write_file(work.dir / path, joined(victim_test));
-  write_file(work.dir / "fix.patch", patch->diff);
+  write_text_file(work.dir / path, joined_lines(victim_test));
+  write_text_file(work.dir / "fix.patch", patch->diff);
   REQUIRE(work.run("patch --dry-run -s -p1 < fix.patch") == 0);
   REQUIRE(work.run("patch -s -p1 < fix.patch") == 0);
-  CHECK(read_file(work.dir / path) == joined(patch->lines));
+  CHECK(read_text_file(work.dir / path) == joined_lines(patch->lines));
 }
 
 TEST_CASE("insert_at_method_start: a method near the top of the file (short leading context)", "[repair][patch]") {
@@ -192,11 +189,11 @@ TEST_CASE("insert_at_method_start: a method near the top of the file (short lead
   CHECK(patch->lines[3] == "      s();");
 
   Work work("source-patch-top");
-  write_file(work.dir / "A.java", joined(lines));
-  write_file(work.dir / "fix.patch", patch->diff);
+  write_text_file(work.dir / "A.java", joined_lines(lines));
+  write_text_file(work.dir / "fix.patch", patch->diff);
   REQUIRE(work.run("git apply --check -p1 fix.patch") == 0);
   REQUIRE(work.run("git apply -p1 fix.patch") == 0);
-  CHECK(read_file(work.dir / "A.java") == joined(patch->lines));
+  CHECK(read_text_file(work.dir / "A.java") == joined_lines(patch->lines));
 }
 
 TEST_CASE("insert_at_class_start: an instance initializer before the field initializers", "[repair][patch]") {

@@ -22,12 +22,9 @@ namespace fs = std::filesystem;
 namespace {
 
 using Work = flakescan::test_support::ScratchDir;
+using flakescan::test_support::joined_lines;
 using flakescan::test_support::read_text_file;
 using flakescan::test_support::write_text_file;
-
-std::string joined(const std::vector<std::string>& lines) { return flakescan::test_support::joined_lines(lines); }
-std::string read_file(const fs::path& path) { return read_text_file(path); }
-void write_file(const fs::path& path, const std::string& text) { write_text_file(path, text); }
 
 std::vector<std::string> numbered(int n) {
   std::vector<std::string> out;
@@ -66,11 +63,11 @@ void check_applies(const std::string& name, const std::vector<std::string>& old_
   INFO(diff);
   for (const std::string tool : {"git apply -p1 fix.patch", "patch -s -p1 < fix.patch"}) {
     Work work("insertion-diff-" + name);
-    write_file(work.dir / path, joined(old_lines));
-    write_file(work.dir / "fix.patch", diff);
+    write_text_file(work.dir / path, joined_lines(old_lines));
+    write_text_file(work.dir / "fix.patch", diff);
     INFO(tool);
     REQUIRE(work.run(tool) == 0);
-    CHECK(read_file(work.dir / path) == joined(changed(old_lines, ins)));
+    CHECK(read_text_file(work.dir / path) == joined_lines(changed(old_lines, ins)));
   }
 }
 
