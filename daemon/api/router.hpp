@@ -1,5 +1,5 @@
 #pragma once
-// Request -> response, as plain functions that never touch a socket (STYLE.md). The server
+// Request -> response, as plain functions that never touch a socket. The server
 // calls route() on a worker thread, because handlers may block (store, replays). A response
 // is either a complete body or, for /events, a request to stream a scan's event log.
 #include <functional>

@@ -1,6 +1,6 @@
 #pragma once
 // What ODRepair needs from class files once the polluted static field is known
-// (ALGORITHMS.md section 3): the methods that may reset that field, and the literals to
+// (docs/repair.md): the methods that may reset that field, and the literals to
 // call them with. Pure: parsed classes in, lists out.
 //
 // A method is a reset candidate when its bytecode

@@ -1,5 +1,5 @@
 #pragma once
-// The first of the two things every backend gives the techniques (DESIGN.md): run an ordered
+// The first of the two things every backend gives the techniques (docs/daemon.md): run an ordered
 // list of tests in one process and report per-test outcomes. (The second, a debugger on
 // that process, is core/vm.hpp.) Implementations: backend/local_jvm (a JVM per run),
 // backend/adb (an instrumentation per run on a device).

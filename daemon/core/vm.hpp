@@ -1,5 +1,5 @@
 #pragma once
-// core::Vm: the debugger controller every state-inspecting technique drives (DESIGN.md,
+// core::Vm: the debugger controller every state-inspecting technique drives (docs/jdwp.md:
 // "a debugger session on the process that runs them"). Techniques see classes, methods,
 // lines, threads and values; never packets, ids sizes or sockets. The implementation is
 // jdwp::JdwpVm (daemon/jdwp/jdwp_vm.hpp), the same for HotSpot (local backend) and ART

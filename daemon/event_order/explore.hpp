@@ -2,7 +2,7 @@
 // Technique `explore` and its replay, and the baseline `noise` (Shaker-style reruns under
 // stress-ng CPU and memory load). Two strategies (TechniqueInput::strategy):
 //
-// maxdiff (ALGORITHMS.md section 2): one run with every message's send and dispatch
+// maxdiff (docs/explore.md, "Strategy maxdiff"): one run with every message's send and dispatch
 // recorded (looper_trace/message_tracer.hpp), happens-before and executable intervals
 // (happens_before.hpp), then rounds of maximum-differentiation orders (max_diff.hpp), each
 // realised in one run by holding the posters of the moved messages
@@ -11,7 +11,7 @@
 // re-creates), moved (each moved message: identity, thread, old -> new position),
 // realised_order (the async messages of the failing run in dispatch order), order_round.
 //
-// flakescanner (ALGORITHMS.md section 1): one traced run (Algorithm 1); for each async
+// flakescanner (docs/explore.md, "Strategy flakescanner"): one traced run (Algorithm 1); for each async
 // event of the trace, in posting order, one what-if run (Algorithm 2: the upper bound, and
 // the "end of test" position when there is none), then scheduling runs from the upper
 // bound down (schedule_space.hpp). Details: strategy=flakescanner and

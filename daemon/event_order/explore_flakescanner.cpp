@@ -1,4 +1,4 @@
-// Strategy flakescanner of `explore` (ALGORITHMS.md section 1): one async event delayed at a
+// Strategy flakescanner of `explore` (docs/explore.md, strategy flakescanner): one async event delayed at a
 // time to the statement positions between its bounds. See explore.hpp.
 #include "event_order/explore_strategies.hpp"
 

@@ -1,4 +1,4 @@
-// Strategy maxdiff of `explore` (ALGORITHMS.md section 2): orders of maximum difference
+// Strategy maxdiff of `explore` (docs/explore.md, strategy maxdiff): orders of maximum difference
 // within happens-before intervals, each realised by holding posting threads. See explore.hpp.
 #include <algorithm>
 

@@ -1,6 +1,6 @@
 #pragma once
 // Happens-before between the messages of one recorded MessageTrace, and the executable
-// interval of each async message on the main thread (ALGORITHMS.md section 2), as pure
+// interval of each async message on the main thread (docs/explore.md, strategy maxdiff), as pure
 // functions.
 //
 // "m1 sent before m2" is the trace's send order (the lower message index). Direct edges come

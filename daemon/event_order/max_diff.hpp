@@ -1,5 +1,5 @@
 #pragma once
-// Maximum-differentiation scheduling (ALGORITHMS.md section 2, the seed's Algorithm 1), as
+// Maximum-differentiation scheduling (docs/explore.md, strategy maxdiff, the seed's Algorithm 1), as
 // pure functions over a MessageTrace and its HappensBefore.
 //
 // Policy. Start from a baseline order of the main thread's sequence (ui_sequence, or the

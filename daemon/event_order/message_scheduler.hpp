@@ -1,5 +1,5 @@
 #pragma once
-// Realising a maximum-differentiation order in one debugged run (ALGORITHMS.md section 2):
+// Realising a maximum-differentiation order in one debugged run (docs/explore.md, strategy maxdiff):
 // several messages are reordered at once by holding their posting threads. A placement
 // says "message M is dispatched after message A" (both by cross-run key,
 // looper_trace::EventIdentity::key()); when M's poster reaches the enqueue hook before A

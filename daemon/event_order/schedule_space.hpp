@@ -1,5 +1,5 @@
 #pragma once
-// Schedule space and ordering (ALGORITHMS.md section 1), as pure functions over a trace.
+// Schedule space and ordering (docs/explore.md, strategy flakescanner), as pure functions over a trace.
 //
 // For an async event e posted during statement n (its lower bound) whose what-if run found
 // the upper bound m (the statement at which the testing thread blocks while e is held;

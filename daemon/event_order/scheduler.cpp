@@ -167,7 +167,7 @@ util::Result<void> run_schedule(core::Vm& vm, const std::string& test, const Sch
           (void)vm.clear(st.exit_watch, call());
           st.exit_watch = 0;
           if (!st.parked) continue;
-          // ALGORITHMS.md: the testing thread goes on once the poster is idle or ended (a
+          // docs/explore.md: the testing thread goes on once the poster is idle or ended (a
           // poster that posts a second event right after the first delivers it too).
           st.settling = ev->thread;
           st.settling_since = Clock::now();

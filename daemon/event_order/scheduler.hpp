@@ -1,5 +1,5 @@
 #pragma once
-// Realising one schedule in a debugged run (ALGORITHMS.md section 1, Algorithm 2 and the
+// Realising one schedule in a debugged run (docs/explore.md, strategy flakescanner, Algorithm 2 and the
 // scheduling runs). The target async event is found by its cross-run key (role, stack,
 // occurrence; trace/identity.hpp). When its posting thread reaches the hook it is held
 // there (it holds no lock at the method's first instruction) while every other thread runs.

@@ -1,5 +1,5 @@
 #pragma once
-// Event identity that stays the same from run to run (ALGORITHMS.md section 1): the test
+// Event identity that stays the same from run to run (docs/explore.md, strategy flakescanner): the test
 // statement executing when the event was posted, the posting thread's role, the posting
 // stack (class.method per frame) and an occurrence counter. Runtime ids never enter it.
 // HotSpot's lambda classes carry a per-run counter and address

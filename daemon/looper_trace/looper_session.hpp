@@ -39,7 +39,7 @@ struct HookConfig {
   std::string method = "enqueueMessage";
   std::string signature = "(Landroid/os/Message;J)Z";
   std::string looper_class = "android.os.Looper";
-  // The dispatch step (message traces, ALGORITHMS.md section 2): Handler.dispatchMessage.
+  // The dispatch step (message traces, docs/explore.md, strategy maxdiff): Handler.dispatchMessage.
   std::string dispatch_class = "android.os.Handler";
   std::string dispatch_method = "dispatchMessage";
   std::string dispatch_signature = "(Landroid/os/Message;)V";

@@ -1,6 +1,6 @@
 #pragma once
-// MessageRecorder: fills a MessageTrace from the stops of a LooperSession (ALGORITHMS.md
-// section 2). The send step is the session's enqueue hook, on every queue: the message
+// MessageRecorder: fills a MessageTrace from the stops of a LooperSession (docs/explore.md,
+// strategy maxdiff). The send step is the session's enqueue hook, on every queue: the message
 // and its `when` are the hook method's arguments, the delay is sendMessageDelayed's
 // argument when that frame is on the posting stack (post, postDelayed, sendMessageDelayed)
 // and otherwise `when` minus the uptime, estimated from earlier delayed sends. The

@@ -1,6 +1,6 @@
 #pragma once
-// Both life-cycle steps of every message on every looper one run saw (ALGORITHMS.md
-// section 2): send(thread, message, delay), the enqueue with its `when`, and
+// Both life-cycle steps of every message on every looper one run saw (docs/explore.md,
+// strategy maxdiff): send(thread, message, delay), the enqueue with its `when`, and
 // dispatch(thread, message). Recorded by looper_trace/message_tracer.hpp through the same
 // core::Vm (JDWP) path on HotSpot and ART; read by event_order/happens_before.hpp and
 // event_order/max_diff.hpp.

@@ -1,4 +1,4 @@
-// Technique `nio`: non-idempotent-outcome tests (ALGORITHMS.md section 4).
+// Technique `nio`: non-idempotent-outcome tests (docs/order.md).
 #include <map>
 #include <set>
 

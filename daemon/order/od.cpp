@@ -108,7 +108,7 @@ class OrderDetector {
       if (!made) return note(made.error());
       detection = std::move(*made);
     }
-    // The pairs the detection orders that ran made consecutive (ALGORITHMS.md 3a).
+    // The pairs the detection orders that ran made consecutive (docs/order.md).
     PairTracker pairs(tests_, same_package);
     for (size_t r : detection) pairs.add(runner_.at(r).spec.tests);
     coverage_ = pairs.coverage();

@@ -1,5 +1,5 @@
 #pragma once
-// Test orders for order-dependence detection (ALGORITHMS.md sections 3 and 3a): the
+// Test orders for order-dependence detection (docs/order.md): the
 // project's original order, its reverse, orders that cover consecutive test pairs
 // (pair_cover.hpp), and once those are spent seeded random orders that shuffle the classes
 // and then the methods within each class. Every order keeps each class contiguous (JUnit

@@ -1,5 +1,5 @@
 #pragma once
-// Orders that cover consecutive test pairs under JUnit's class grouping (ALGORITHMS.md 3a;
+// Orders that cover consecutive test pairs under JUnit's class grouping (docs/order.md;
 // Wei et al. TACAS 2021, Li et al. ISSTA 2023).
 //
 // Policy. A test that depends on one other test fails (or passes) only when that test ran

@@ -1,5 +1,5 @@
 #pragma once
-// Entry points of the techniques `order` and `nio` (ALGORITHMS.md sections 3 and 4).
+// Entry points of the techniques `order` and `nio` (docs/order.md and docs/repair.md).
 //
 // order: run the original order, the reverse order, orders that cover consecutive test
 // pairs (pair_cover.hpp: same-package pairs first) and, once every pair is covered, seeded

@@ -1,6 +1,6 @@
 #pragma once
-// Candidate reset calls for a polluted static field (ODRepair's reset methods, ALGORITHMS.md
-// section 3) and their Java source form. Pure: class files and literals in, calls out.
+// Candidate reset calls for a polluted static field (ODRepair's reset methods,
+// docs/repair.md) and their Java source form. Pure: class files and literals in, calls out.
 //
 // Where candidates come from, best first:
 //   1. methods that write the field (putstatic) or call a mutator on the value read from it

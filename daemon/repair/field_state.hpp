@@ -1,6 +1,6 @@
 #pragma once
-// The state a test starts from, per static field (ODRepair's capture, ALGORITHMS.md
-// section 3): for each root of a HeapGraph ("pkg.Class.field" -> value), a canonical text of
+// The state a test starts from, per static field (ODRepair's capture, docs/repair.md):
+// for each root of a HeapGraph ("pkg.Class.field" -> value), a canonical text of
 // everything reachable from it within the walk's bounds, and its hash. Object ids differ
 // between JVMs, so the canonical form numbers objects in the order a depth-first walk from
 // the root first meets them; a shared or cyclic object is written once and then referred to

@@ -1,5 +1,5 @@
 #pragma once
-// Technique `repair` (ALGORITHMS.md section 3, ODRepair without Randoop: the live JVM is the
+// Technique `repair` (docs/repair.md, ODRepair without Randoop: the live JVM is the
 // generator). For each order-dependent victim and each NIO test that an earlier technique of
 // the scan found (or that `order` and `nio`, run here, find):
 //   1. capture the static state right before the test in its failing order and in its passing

@@ -1,5 +1,5 @@
 // TOLLER/VET trace folders: one `<epoch-ms>.json` per action (the screen the action was
-// performed on), VET.md describes the fields. Screenshots `<epoch-ms>.jpg` count as captures
+// performed on), docs/tarpits.md describes the fields. Screenshots `<epoch-ms>.jpg` count as captures
 // for the timeline (VET's trace cut and padding use them) but carry no hierarchy.
 #include <algorithm>
 #include <charconv>

@@ -1,4 +1,4 @@
-// Reset-method search and literal mining (ODRepair, ALGORITHMS.md section 3) on the fixture.
+// Reset-method search and literal mining (ODRepair, docs/repair.md) on the fixture.
 #include <catch2/catch.hpp>
 
 #include <algorithm>

@@ -96,7 +96,7 @@ TEST_CASE("a healthy trace: no tarpit in the standard mode, VET reports one anyw
   CHECK(standard.regions.empty());
   auto vet = analyze(g.trace, Options::vet_compatible());
   // VET's per-action score always has a minimum; over a long healthy trace it spans far more
-  // than t_min, so VET reports it (the weakness VET.md notes).
+  // than t_min, so VET reports it (the weakness docs/tarpits.md notes).
   REQUIRE_FALSE(vet.regions.empty());
   CHECK(find_kind(vet, RegionKind::local) != nullptr);
 }

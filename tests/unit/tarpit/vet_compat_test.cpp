@@ -1,4 +1,4 @@
-// VET-compatible mode against regions worked out by hand from VET.md's rules (and VET's
+// VET-compatible mode against regions worked out by hand from docs/tarpits.md's rules (and VET's
 // scripts) on small traces: one screen per minute, every screen 3 nodes, so different
 // screens are never similar (equal node counts) and groups are screens.
 #include <catch2/catch.hpp>
