@@ -132,6 +132,12 @@ int main(int argc, char** argv) {
     }
     options.runner_jar = *found;
   }
+  // Absolute: the test JVMs run in each scan's working directory, and write their results
+  // under the data folder (a relative --data-dir named a folder there, not here).
+  {
+    std::error_code ec;
+    if (auto absolute = fs::absolute(options.data_dir, ec); !ec) options.data_dir = absolute.lexically_normal();
+  }
   if (options.db.empty()) options.db = options.data_dir / "flakescan.db";
 
   auto store = store::Store::open(options.db);

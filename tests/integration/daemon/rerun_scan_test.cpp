@@ -116,3 +116,22 @@ TEST_CASE("a running scan streams its runs as server-sent events and can be canc
   REQUIRE(jvms);
   CHECK(std::stoi(*jvms) == 0);
 }
+
+TEST_CASE("a daemon started with a relative --data-dir runs JVMs that work in another folder", "[integration][rerun]") {
+  // The JVMs run in the scan's working_dir and write their results under the data folder: a
+  // relative one would name a folder in the working_dir (the JVMs failed with "No such file").
+  const auto home = testing::fresh_dir("relative-home");
+  testing::DaemonProcess daemon(home / "data", {}, home);
+  json body{{"classpath", testing::jvm_basic_classpath()},
+            {"tests", json::array({"demo.basic.MathTest"})},
+            {"runs", 1},
+            {"working_dir", testing::fresh_dir("relative-elsewhere").string()}};
+  auto status = daemon.run_scan(body);
+  REQUIRE(status["state"] == "completed");
+  auto file = daemon.get_json("/v1/scans/" + status["id"].get<std::string>() + "/verdicts");
+  REQUIRE_FALSE(file["verdicts"].empty());
+  for (const auto& v : file["verdicts"]) {
+    INFO(v.dump(2));
+    CHECK(v["verdict"] == "not_flaky");
+  }
+}

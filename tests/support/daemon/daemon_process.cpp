@@ -28,15 +28,18 @@ fs::path fresh_dir(const std::string& name) {
   return dir;
 }
 
-DaemonProcess::DaemonProcess(fs::path data_dir, std::vector<std::string> extra_args) : data_dir_(std::move(data_dir)) {
+DaemonProcess::DaemonProcess(fs::path data_dir, std::vector<std::string> extra_args, fs::path cwd)
+    : data_dir_(std::move(data_dir)) {
   fs::create_directories(data_dir_);
   fs::path port_file = data_dir_ / "port";
   fs::remove(port_file);
   std::vector<std::string> argv{build_path("daemon/app/flakescand").string(), "--listen", "127.0.0.1:0",
-                                "--data-dir", data_dir_.string(), "--port-file", port_file.string()};
+                                "--data-dir", cwd.empty() ? data_dir_.string() : fs::relative(data_dir_, cwd).string(),
+                                "--port-file", port_file.string()};
   argv.insert(argv.end(), extra_args.begin(), extra_args.end());
   auto child = util::Child::spawn({.argv = argv,
                                    .extra_env = {"FLAKESCAN_LOG=info"},
+                                   .working_dir = cwd.string(),
                                    .stdout_path = (data_dir_ / "daemon.log").string()});
   if (!child) throw std::runtime_error("cannot start flakescand: " + child.error().message);
   child_ = std::make_unique<util::Child>(std::move(*child));

@@ -23,8 +23,10 @@ std::filesystem::path fresh_dir(const std::string& name);
 class DaemonProcess {
  public:
   // Starts flakescand with --listen 127.0.0.1:0 on `data_dir` (plus `extra_args`, e.g.
-  // {"--adb-server", fake.address()}) and waits for its port.
-  explicit DaemonProcess(std::filesystem::path data_dir, std::vector<std::string> extra_args = {});
+  // {"--adb-server", fake.address()}) and waits for its port. With `cwd`, the daemon starts
+  // there and is given `data_dir` relative to it, as a user typing a short path would.
+  explicit DaemonProcess(std::filesystem::path data_dir, std::vector<std::string> extra_args = {},
+                         std::filesystem::path cwd = {});
   ~DaemonProcess();
 
   app::HttpClient& client() { return *client_; }
