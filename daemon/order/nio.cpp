@@ -53,14 +53,6 @@ std::vector<std::pair<std::string, Pair>> pairs_in(const Runner& runner, const s
   return out;
 }
 
-std::vector<std::string> unique_in_order(const std::vector<std::string>& tests) {
-  std::vector<std::string> out;
-  std::set<std::string> seen;
-  for (const auto& t : tests)
-    if (seen.insert(t).second) out.push_back(t);
-  return out;
-}
-
 }  // namespace
 
 std::string_view nio_mode_name(NioMode mode) {

@@ -35,14 +35,6 @@ struct Finding {
   std::string reason;
 };
 
-std::vector<std::string> unique_in_order(const std::vector<std::string>& tests) {
-  std::vector<std::string> out;
-  std::set<std::string> seen;
-  for (const auto& t : tests)
-    if (seen.insert(t).second) out.push_back(t);
-  return out;
-}
-
 // Budget errors end a phase; cancellation ends the technique.
 bool fatal(const util::Error& e) { return e.code == util::Errc::cancelled; }
 

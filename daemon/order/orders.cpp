@@ -40,6 +40,14 @@ std::vector<std::string> reversed_order(const std::vector<std::string>& tests) {
   return {tests.rbegin(), tests.rend()};
 }
 
+std::vector<std::string> unique_in_order(const std::vector<std::string>& tests) {
+  std::vector<std::string> out;
+  std::set<std::string> seen;
+  for (const auto& t : tests)
+    if (seen.insert(t).second) out.push_back(t);
+  return out;
+}
+
 namespace {
 template <class T>
 void shuffle(std::vector<T>& v, Rng& rng) {

@@ -35,6 +35,9 @@ std::vector<std::vector<std::string>> group_by_class(const std::vector<std::stri
 
 std::vector<std::string> reversed_order(const std::vector<std::string>& tests);
 
+// The tests with repeats removed, each at its first place.
+std::vector<std::string> unique_in_order(const std::vector<std::string>& tests);
+
 // Classes shuffled, then methods within each class shuffled, both from `seed`.
 std::vector<std::string> random_order(const std::vector<std::string>& tests, std::uint64_t seed);
 

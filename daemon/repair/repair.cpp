@@ -28,7 +28,7 @@ using util::Errc;
 
 namespace {
 
-core::Deadline call() { return core::deadline_in(30s); }
+core::Deadline repair_call_deadline() { return core::deadline_in(30s); }
 
 std::string class_of_test(const std::string& test) { return test.substr(0, test.find('#')); }
 std::string method_of_test(const std::string& test) {
@@ -165,7 +165,7 @@ util::Result<void> Repairer::survey(core::Vm& vm, core::ThreadRef thread, const 
     auto value = static_value(vm, owner, field, &p.descriptor);
     if (!value) continue;
     if (value->is_reference() && value->object)
-      if (auto cls = vm.class_of(value->object, call())) p.value_class = *cls;
+      if (auto cls = vm.class_of(value->object, repair_call_deadline())) p.value_class = *cls;
     for (int round = 0; round < 12; ++round) {
       auto missing = missing_classes(p, cache_.classes);
       bool any = false;
@@ -219,7 +219,7 @@ util::Result<bool> Repairer::restores_pass(const Target& t, const std::vector<st
                        if (auto r = survey(vm, thread, t, fields); !r) return r;
                      for (const auto& [f, value] : *kept) {
                        auto [owner, name] = split_field(f);
-                       (void)vm.set_static_field(owner, name, value, call());
+                       (void)vm.set_static_field(owner, name, value, repair_call_deadline());
                      }
                      return {};
                    }});
@@ -270,7 +270,7 @@ util::Result<bool> Repairer::sets_pass(const Target& t, const std::vector<std::s
         if (!rebuilt) continue;
         value = *rebuilt;
       }
-      (void)vm.set_static_field(owner, name, value, call());
+      (void)vm.set_static_field(owner, name, value, repair_call_deadline());
     }
     // The survey after the values are set: the value's class is the one the passing order has.
     if (with_survey) return survey(vm, thread, t, fields);
@@ -291,14 +291,14 @@ std::optional<std::string> Repairer::value_expression(core::Vm& vm, core::Thread
     return std::nullopt;
   }
   if (v.kind == core::Value::Kind::string) {
-    auto text = vm.string_value(v.object, call());
+    auto text = vm.string_value(v.object, repair_call_deadline());
     return text ? std::optional(java_string_literal(*text)) : std::nullopt;
   }
-  auto cls = vm.class_of(v.object, call());
+  auto cls = vm.class_of(v.object, repair_call_deadline());
   if (!cls || !cache_.ensure(internal_name(*cls), vm, thread)) return std::nullopt;
   // A public constant of its own class equal to it: Locale.ROOT, Locale.US, TimeUnit.SECONDS.
   const auto& file = cache_.classes.at(internal_name(*cls));
-  auto statics = vm.static_fields(*cls, call());
+  auto statics = vm.static_fields(*cls, repair_call_deadline());
   if (!statics) return std::nullopt;
   const std::string descriptor = "L" + internal_name(*cls) + ";";
   for (const auto& f : *statics) {
@@ -307,7 +307,7 @@ std::optional<std::string> Repairer::value_expression(core::Vm& vm, core::Thread
     if (!f.value.object) continue;
     bool same = f.value.object == v.object;
     if (!same) {
-      auto eq = vm.invoke_method(v.object, "equals", "(Ljava/lang/Object;)Z", {f.value}, thread, call());
+      auto eq = vm.invoke_method(v.object, "equals", "(Ljava/lang/Object;)Z", {f.value}, thread, repair_call_deadline());
       same = eq && !eq->exception && eq->result.integer != 0;
     }
     if (same) return source_name(*cls) + "." + f.name;
@@ -344,7 +344,7 @@ util::Result<Repairer::Tried> Repairer::try_cleaner(const Target& t, const Pollu
                          case Arg::Kind::long_: args.push_back(core::Value::of_long(a.integer)); break;
                          case Arg::Kind::boolean: args.push_back(core::Value::of_bool(a.integer != 0)); break;
                          case Arg::Kind::string: {
-                           auto s = vm.new_string(a.text, call());
+                           auto s = vm.new_string(a.text, repair_call_deadline());
                            if (!s) return std::unexpected(s.error());
                            args.push_back(*s);
                            break;
@@ -370,23 +370,23 @@ util::Result<Repairer::Tried> Repairer::try_cleaner(const Target& t, const Pollu
                          tried->exception = "the field was null";
                          return {};
                        }
-                       r = vm.invoke_method(receiver->object, c.method, c.descriptor, args, thread, call());
+                       r = vm.invoke_method(receiver->object, c.method, c.descriptor, args, thread, repair_call_deadline());
                      } else if (!c.instance_getter.empty()) {
                        auto instance = vm.invoke_static(c.owner, c.instance_getter, "()L" + internal_name(c.owner) + ";", {},
-                                                        thread, call());
+                                                        thread, repair_call_deadline());
                        if (!instance) return std::unexpected(instance.error());
                        if (instance->exception || !instance->result.object) {
                          tried->exception = c.instance_getter + "() gave no instance";
                          return {};
                        }
-                       r = vm.invoke_method(instance->result.object, c.method, c.descriptor, args, thread, call());
+                       r = vm.invoke_method(instance->result.object, c.method, c.descriptor, args, thread, repair_call_deadline());
                      } else {
-                       r = vm.invoke_static(c.owner, c.method, c.descriptor, args, thread, call());
+                       r = vm.invoke_static(c.owner, c.method, c.descriptor, args, thread, repair_call_deadline());
                      }
                      if (!r) {
                        tried->exception = r.error().message;
                      } else if (r->exception) {
-                       auto type = vm.class_of(r->exception, call());
+                       auto type = vm.class_of(r->exception, repair_call_deadline());
                        tried->exception = "threw " + (type ? *type : std::string("an exception"));
                      }
                      return {};

@@ -13,7 +13,7 @@ using util::Errc;
 
 namespace {
 constexpr const char* keeper = "io.flakescan.runner.StateKeeper";
-core::Deadline call() { return core::deadline_in(20s); }
+core::Deadline stop_call_deadline() { return core::deadline_in(20s); }
 }  // namespace
 
 core::TestExecutor::DriveFn stop_before(std::vector<Stop> stops) {
@@ -23,9 +23,9 @@ core::TestExecutor::DriveFn stop_before(std::vector<Stop> stops) {
     auto pending = *plan;  // a retried run starts from scratch
     auto bp = vm.set_breakpoint({.class_name = "io.flakescan.runner.ResultSink", .method = "started",
                                  .signature = "(ILjava/lang/String;)V", .line = 0, .suspend = core::SuspendMode::thread},
-                                call());
+                                stop_call_deadline());
     if (!bp) return std::unexpected(bp.error());
-    if (auto r = vm.resume_all(call()); !r) return r;
+    if (auto r = vm.resume_all(stop_call_deadline()); !r) return r;
     const auto end_by = std::chrono::steady_clock::now() + 300s;
     while (!pending.empty()) {
       if (std::chrono::steady_clock::now() > end_by) return util::fail(Errc::timeout, "the run did not reach its stops in time");
@@ -40,10 +40,10 @@ core::TestExecutor::DriveFn stop_before(std::vector<Stop> stops) {
         return util::fail(Errc::process, "the JVM ended before entry " + std::to_string(pending.begin()->first) + " started");
       if (ev->kind != core::EventKind::breakpoint || ev->handle != *bp) {
         if (ev->suspended)
-          if (auto r = vm.resume(ev->thread, call()); !r) return r;
+          if (auto r = vm.resume(ev->thread, stop_call_deadline()); !r) return r;
         continue;
       }
-      auto args = vm.arguments(ev->thread, 0, call());
+      auto args = vm.arguments(ev->thread, 0, stop_call_deadline());
       if (!args) return std::unexpected(args.error());
       if (args->empty()) return util::fail(Errc::malformed, "ResultSink.started had no arguments");
       auto index = static_cast<std::size_t>((*args)[0].integer);
@@ -53,8 +53,8 @@ core::TestExecutor::DriveFn stop_before(std::vector<Stop> stops) {
         if (!done) return done;
       }
       if (pending.empty())
-        if (auto r = vm.clear(*bp, call()); !r) return r;
-      if (auto r = vm.resume(ev->thread, call()); !r) return r;
+        if (auto r = vm.clear(*bp, stop_call_deadline()); !r) return r;
+      if (auto r = vm.resume(ev->thread, stop_call_deadline()); !r) return r;
     }
     return {};
   };
@@ -62,7 +62,7 @@ core::TestExecutor::DriveFn stop_before(std::vector<Stop> stops) {
 
 util::Result<core::Value> static_value(core::Vm& vm, const std::string& owner, const std::string& name,
                                        std::string* descriptor) {
-  auto fields = vm.static_fields(owner, call());
+  auto fields = vm.static_fields(owner, stop_call_deadline());
   if (!fields) return std::unexpected(fields.error());
   for (const auto& f : *fields)
     if (f.name == name) {
@@ -73,9 +73,9 @@ util::Result<core::Value> static_value(core::Vm& vm, const std::string& owner, c
 }
 
 util::Result<void> load_class(core::Vm& vm, core::ThreadRef thread, const std::string& class_name) {
-  auto name = vm.new_string(class_name, call());
+  auto name = vm.new_string(class_name, stop_call_deadline());
   if (!name) return std::unexpected(name.error());
-  auto r = vm.invoke_static(keeper, "load", "(Ljava/lang/String;)Ljava/lang/Class;", {*name}, thread, call());
+  auto r = vm.invoke_static(keeper, "load", "(Ljava/lang/String;)Ljava/lang/Class;", {*name}, thread, stop_call_deadline());
   if (!r) {
     util::logger("repair")->info("loading {} in the test JVM: {}", class_name, util::describe(r.error()));
     return std::unexpected(r.error());
@@ -86,41 +86,41 @@ util::Result<void> load_class(core::Vm& vm, core::ThreadRef thread, const std::s
 
 util::Result<core::Value> keep_copy(core::Vm& vm, core::ThreadRef thread, const core::Value& value) {
   if (!value.is_reference() || !value.object) return value;
-  auto r = vm.invoke_static(keeper, "copy", "(Ljava/lang/Object;)Ljava/lang/Object;", {value}, thread, call());
+  auto r = vm.invoke_static(keeper, "copy", "(Ljava/lang/Object;)Ljava/lang/Object;", {value}, thread, stop_call_deadline());
   if (!r) return std::unexpected(r.error());
   if (r->exception) return util::fail(Errc::process, "copying a value in the test JVM threw");
   return r->result;
 }
 
 util::Result<std::optional<std::string>> serialize_value(core::Vm& vm, core::ThreadRef thread, const core::Value& value) {
-  auto r = vm.invoke_static(keeper, "serialize", "(Ljava/lang/Object;)Ljava/lang/String;", {value}, thread, call());
+  auto r = vm.invoke_static(keeper, "serialize", "(Ljava/lang/Object;)Ljava/lang/String;", {value}, thread, stop_call_deadline());
   if (!r) return std::unexpected(r.error());
   if (r->exception || !r->result.object) return std::optional<std::string>();
-  auto text = vm.string_value(r->result.object, call());
+  auto text = vm.string_value(r->result.object, stop_call_deadline());
   if (!text) return std::unexpected(text.error());
   return std::optional(*text);
 }
 
 util::Result<core::Value> deserialize_value(core::Vm& vm, core::ThreadRef thread, const std::string& text) {
-  auto s = vm.new_string(text, call());
+  auto s = vm.new_string(text, stop_call_deadline());
   if (!s) return std::unexpected(s.error());
-  auto r = vm.invoke_static(keeper, "deserialize", "(Ljava/lang/String;)Ljava/lang/Object;", {*s}, thread, call());
+  auto r = vm.invoke_static(keeper, "deserialize", "(Ljava/lang/String;)Ljava/lang/Object;", {*s}, thread, stop_call_deadline());
   if (!r) return std::unexpected(r.error());
   if (r->exception) return util::fail(Errc::process, "the value could not be rebuilt in the test JVM");
   return r->result;
 }
 
 util::Result<std::vector<std::uint8_t>> class_bytes(core::Vm& vm, core::ThreadRef thread, const std::string& class_name) {
-  auto name = vm.new_string(class_name, call());
+  auto name = vm.new_string(class_name, stop_call_deadline());
   if (!name) return std::unexpected(name.error());
-  auto r = vm.invoke_static(keeper, "classBytes", "(Ljava/lang/String;)[B", {*name}, thread, call());
+  auto r = vm.invoke_static(keeper, "classBytes", "(Ljava/lang/String;)[B", {*name}, thread, stop_call_deadline());
   if (!r) return std::unexpected(r.error());
   std::vector<std::uint8_t> out;
   if (r->exception || !r->result.object) return out;
   core::GraphBounds bounds;
   bounds.max_depth = 0;
   bounds.max_array_elements = 16 << 20;
-  auto graph = vm.walk({{"bytes", r->result}}, bounds, call());
+  auto graph = vm.walk({{"bytes", r->result}}, bounds, stop_call_deadline());
   if (!graph) return std::unexpected(graph.error());
   auto node = graph->nodes.find(r->result.object.id);
   if (node == graph->nodes.end()) return out;

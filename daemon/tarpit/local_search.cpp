@@ -64,7 +64,7 @@ class MinTree {
 };
 
 // One generic problem: weight(l, r) = w[r] - w[l] + c, feasible l in [0, last_l(r)].
-struct Problem {
+struct IntervalProblem {
   std::span<const std::uint32_t> groups;
   std::vector<std::int64_t> w;
   std::int64_t c = 0;
@@ -72,7 +72,7 @@ struct Problem {
   std::size_t group_count = 0;
 };
 
-std::int64_t distinct_in(const Problem& p, std::size_t l, std::size_t r) {
+std::int64_t distinct_in(const IntervalProblem& p, std::size_t l, std::size_t r) {
   std::vector<bool> seen(p.group_count, false);
   std::int64_t d = 0;
   for (auto k = l; k <= r; ++k)
@@ -80,7 +80,7 @@ std::int64_t distinct_in(const Problem& p, std::size_t l, std::size_t r) {
   return d;
 }
 
-std::optional<IntervalScore> solve(const Problem& prob, IntervalScore start) {
+std::optional<IntervalScore> solve(const IntervalProblem& prob, IntervalScore start) {
   const auto n = prob.groups.size();
   MinTree tree(n);
   std::vector<std::int64_t> init(n);
@@ -124,7 +124,7 @@ std::optional<IntervalScore> min_distinct_per_action(std::span<const std::uint32
                                                      std::size_t group_count) {
   const auto n = groups.size();
   if (n == 0) return std::nullopt;
-  Problem prob{groups, std::vector<std::int64_t>(n), 1, std::vector<std::int64_t>(n), group_count};
+  IntervalProblem prob{groups, std::vector<std::int64_t>(n), 1, std::vector<std::int64_t>(n), group_count};
   for (std::size_t k = 0; k < n; ++k) {
     prob.w[k] = static_cast<std::int64_t>(k);
     prob.last_l[k] = static_cast<std::int64_t>(k);
@@ -141,7 +141,7 @@ std::optional<IntervalScore> min_distinct_per_time(std::span<const std::uint32_t
   if (n == 0 || w.size() != n) return std::nullopt;
   min_weight = std::max<std::int64_t>(min_weight, 1);
   if (w[n - 1] - w[0] < min_weight) return std::nullopt;
-  Problem prob{groups, std::vector<std::int64_t>(w.begin(), w.end()), 0,
+  IntervalProblem prob{groups, std::vector<std::int64_t>(w.begin(), w.end()), 0,
                std::vector<std::int64_t>(n, -1), group_count};
   // Relative weights keep products small.
   const auto base = prob.w[0];

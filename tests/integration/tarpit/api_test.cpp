@@ -11,7 +11,7 @@ using namespace flakescan::tarpit;
 using testing::Phase;
 
 namespace {
-constexpr std::int64_t minute = 60'000;
+using testing::minute;
 }
 
 TEST_CASE("API: an archive of two traces in both formats and modes", "[tarpit][api]") {

@@ -20,7 +20,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-constexpr std::int64_t minute = 60'000;
+using testing::minute;
 
 fs::path scratch(const std::string& name) {
   auto dir = fs::path(FLAKESCAN_BINARY_DIR) / "tarpit-it" / name;

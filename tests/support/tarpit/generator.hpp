@@ -20,6 +20,9 @@
 
 namespace flakescan::tarpit::testing {
 
+// Trace times are milliseconds.
+inline constexpr std::int64_t minute = 60'000;
+
 struct Phase {
   enum Kind { explore, local, partition } kind = explore;
   std::int64_t duration_ms = 0;

@@ -3,6 +3,8 @@
 // browser: tests/integration/browser.
 #include <catch2/catch.hpp>
 
+#include "support/text.hpp"
+
 #include <filesystem>
 
 #include <nlohmann/json.hpp>
@@ -28,12 +30,7 @@ store::ScanRecord scan_record(const std::string& state) {
   return s;
 }
 
-std::size_t count_of(const std::string& text, const std::string& needle) {
-  std::size_t n = 0;
-  for (auto p = text.find(needle); p != std::string::npos; p = text.find(needle, p + 1)) ++n;
-  return n;
-}
-
+using flakescan::text_checks::count_of;
 }  // namespace
 
 TEST_CASE("the scan list links every scan and escapes what it shows", "[api][dashboard]") {

@@ -14,13 +14,13 @@ namespace fs = std::filesystem;
 
 namespace {
 
-struct Fixture {
+struct RouterFixture {
   fs::path dir = fs::temp_directory_path() / ("flakescan-router-test-" + std::to_string(getpid()));
   std::unique_ptr<store::Store> store;
   std::unique_ptr<scan::ScanManager> scans;
   std::unique_ptr<api::Router> router;
 
-  Fixture() {
+  RouterFixture() {
     fs::remove_all(dir);
     store = store::Store::open(dir / "store.db").value();
     scan::ScanManagerConfig config;
@@ -45,7 +45,7 @@ struct Fixture {
 }  // namespace
 
 TEST_CASE("a scan goes through the router from POST to verdicts", "[api][router]") {
-  Fixture f;
+  RouterFixture f;
   auto created = f.call("POST", "/v1/scans", json{{"classpath", "/tmp"}, {"tests", "p.A"}, {"runs", 2}}.dump());
   REQUIRE(created.status == 202);
   std::string id = json::parse(created.body)["id"];
@@ -70,7 +70,7 @@ TEST_CASE("a scan goes through the router from POST to verdicts", "[api][router]
 }
 
 TEST_CASE("the router answers bad requests with problem+json", "[api][router]") {
-  Fixture f;
+  RouterFixture f;
   auto bad = f.call("POST", "/v1/scans", "{");
   CHECK(bad.status == 400);
   CHECK(bad.content_type == "application/problem+json");
@@ -84,7 +84,7 @@ TEST_CASE("the router answers bad requests with problem+json", "[api][router]") 
 }
 
 TEST_CASE("extra routes get their own body limit and errors", "[api][router]") {
-  Fixture f;
+  RouterFixture f;
   CHECK(f.router->body_limit("POST", "/v1/echo?mode=x") == 8);
   CHECK(f.router->body_limit("POST", "/v1/scans") == 1u << 20);
   auto ok = f.call("POST", "/v1/echo", "hi");
@@ -95,7 +95,7 @@ TEST_CASE("extra routes get their own body limit and errors", "[api][router]") {
 }
 
 TEST_CASE("extra routes: several methods on one path, prefix routes for ids, full responses", "[api][router]") {
-  Fixture f;
+  RouterFixture f;
   std::vector<api::ExtraRoute> routes;
   routes.push_back({.method = "POST", .path = "/v1/things", .respond = [](const api::Request&) -> util::Result<api::Response> {
     api::Response r;
@@ -131,7 +131,7 @@ TEST_CASE("extra routes: several methods on one path, prefix routes for ids, ful
 }
 
 TEST_CASE("extra routes outside /v1 (the dashboard at /) come before the /v1 rule", "[api][router]") {
-  Fixture f;
+  RouterFixture f;
   std::vector<api::ExtraRoute> routes;
   routes.push_back({.method = "GET", .path = "/", .respond = [](const api::Request&) -> util::Result<api::Response> {
     api::Response r;

@@ -97,7 +97,7 @@ std::string get(const std::string& target, bool keep_alive = true) {
   return "GET " + target + " HTTP/1.1\r\nHost: 127.0.0.1\r\n" + (keep_alive ? "" : "Connection: close\r\n") + "\r\n";
 }
 
-struct Fixture {
+struct ServerFixture {
   fs::path dir = fs::temp_directory_path() / ("flakescan-server-limits-" + std::to_string(getpid()));
   std::unique_ptr<store::Store> store;
   std::unique_ptr<scan::ScanManager> scans;
@@ -109,7 +109,7 @@ struct Fixture {
   std::thread runner;
   unsigned short port = 0;
 
-  explicit Fixture(api::ServerConfig config) {
+  explicit ServerFixture(api::ServerConfig config) {
     fs::remove_all(dir);
     store = store::Store::open(dir / "store.db").value();
     scans = std::make_unique<scan::ScanManager>(*store, scan::ScanManagerConfig{.data_dir = dir});
@@ -132,7 +132,7 @@ struct Fixture {
     port = server->start().value();
     runner = std::thread([this] { io.run(); });
   }
-  ~Fixture() {
+  ~ServerFixture() {
     log_a->close();
     log_b->close();
     server->stop_accepting();
@@ -162,7 +162,7 @@ TEST_CASE("a header sent a byte at a time is cut off at the header deadline (slo
   api::ServerConfig config;
   config.header_timeout_seconds = 1;
   config.read_timeout_seconds = 60;  // the header deadline, not this one, must end it
-  Fixture f(config);
+  ServerFixture f(config);
   Client slow(f.port);
   REQUIRE(slow.connected());
   REQUIRE(slow.send("GET /v1/health HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: "));
@@ -184,7 +184,7 @@ TEST_CASE("connections past the maximum are answered 503 and closed", "[api][ser
   api::ServerConfig config;
   config.max_connections = 3;
   config.header_timeout_seconds = 60;
-  Fixture f(config);
+  ServerFixture f(config);
   std::vector<std::unique_ptr<Client>> held;
   for (int i = 0; i < 3; ++i) {
     held.push_back(std::make_unique<Client>(f.port));
@@ -215,7 +215,7 @@ TEST_CASE("event streams past the per-scan maximum are answered 503; other scans
           "[api][server][limits]") {
   api::ServerConfig config;
   config.max_event_streams_per_scan = 2;
-  Fixture f(config);
+  ServerFixture f(config);
   f.log_a->append("state", R"({"state":"running"})");
   Client first(f.port), second(f.port);
   for (Client* c : {&first, &second}) {

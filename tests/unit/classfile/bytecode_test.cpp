@@ -47,7 +47,7 @@ Bytes with_lookupswitch(int nops, std::vector<std::int32_t> keys) {
   return b;
 }
 
-void require_malformed(const Bytes& code, std::string_view mentions) {
+void require_malformed_code(const Bytes& code, std::string_view mentions) {
   auto decoded = decode_instructions(code);
   REQUIRE_FALSE(decoded);
   CHECK(decoded.error().code == util::Errc::malformed);
@@ -117,41 +117,41 @@ TEST_CASE("decode_instructions: fixed lengths and wide", "[bytecode]") {
 }
 
 TEST_CASE("decode_instructions: malformed bytecode", "[bytecode]") {
-  require_malformed({0xca}, "opcode 0xca is not an instruction at code offset 0");
-  require_malformed({0x00, 0xfe}, "at code offset 1");
-  require_malformed({0x11, 0x00}, "truncated sipush");
-  require_malformed({0xc4}, "truncated wide");
-  require_malformed({0xc4, 0x00, 0x00, 0x01}, "wide before nop");
-  require_malformed({0xc4, 0x84, 0x00, 0x01, 0x00}, "truncated wide iinc");
-  require_malformed({0xa7, 0x00, 0x10}, "goto target outside the code");
-  require_malformed({0xa7, 0xff, 0xff}, "goto target outside the code");
-  require_malformed(with_tableswitch(0, 3, 2), "low > high");
-  require_malformed(with_lookupswitch(1, {7, 5}), "not sorted");
+  require_malformed_code({0xca}, "opcode 0xca is not an instruction at code offset 0");
+  require_malformed_code({0x00, 0xfe}, "at code offset 1");
+  require_malformed_code({0x11, 0x00}, "truncated sipush");
+  require_malformed_code({0xc4}, "truncated wide");
+  require_malformed_code({0xc4, 0x00, 0x00, 0x01}, "wide before nop");
+  require_malformed_code({0xc4, 0x84, 0x00, 0x01, 0x00}, "truncated wide iinc");
+  require_malformed_code({0xa7, 0x00, 0x10}, "goto target outside the code");
+  require_malformed_code({0xa7, 0xff, 0xff}, "goto target outside the code");
+  require_malformed_code(with_tableswitch(0, 3, 2), "low > high");
+  require_malformed_code(with_lookupswitch(1, {7, 5}), "not sorted");
 
   Bytes table = with_tableswitch(2, 0, 3);
   for (std::size_t n = 3; n + 1 < table.size(); ++n) {
     INFO("prefix " << n);
-    require_malformed(Bytes(table.begin(), table.begin() + static_cast<std::ptrdiff_t>(n)), "tableswitch");
+    require_malformed_code(Bytes(table.begin(), table.begin() + static_cast<std::ptrdiff_t>(n)), "tableswitch");
   }
   Bytes lookup = with_lookupswitch(0, {1, 2});
   for (std::size_t n = 1; n + 1 < lookup.size(); ++n) {
     INFO("prefix " << n);
-    require_malformed(Bytes(lookup.begin(), lookup.begin() + static_cast<std::ptrdiff_t>(n)), "lookupswitch");
+    require_malformed_code(Bytes(lookup.begin(), lookup.begin() + static_cast<std::ptrdiff_t>(n)), "lookupswitch");
   }
   // A huge table count must be refused, not allocated.
   Bytes huge{0xaa, 0, 0, 0};
   put_s4(huge, 0);
   put_s4(huge, INT32_MIN);
   put_s4(huge, INT32_MAX);
-  require_malformed(huge, "truncated tableswitch table");
+  require_malformed_code(huge, "truncated tableswitch table");
   Bytes many{0xab, 0, 0, 0};
   put_s4(many, 0);
   put_s4(many, INT32_MAX);
-  require_malformed(many, "truncated lookupswitch table");
+  require_malformed_code(many, "truncated lookupswitch table");
   Bytes negative{0xab, 0, 0, 0};
   put_s4(negative, 0);
   put_s4(negative, -1);
-  require_malformed(negative, "npairs < 0");
+  require_malformed_code(negative, "npairs < 0");
 }
 
 TEST_CASE("summarize: javac's switches and wide iinc", "[bytecode]") {

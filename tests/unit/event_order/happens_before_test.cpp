@@ -14,7 +14,7 @@ namespace {
 
 // Threads of every trace below: 0 main, 1 the testing thread, 2 and 3 background posters,
 // 4 a background looper.
-const char* header =
+const char* hb_header =
     "test\tcom.example.HbTest#case\n"
     "outcome\tpass\n"
     "thread\t0\tmain\tmain\n"
@@ -34,7 +34,7 @@ std::string dispatch(int message, int thread, double at) {
 }
 
 looper_trace::MessageTrace parse(const std::string& records) {
-  auto t = looper_trace::parse_message_trace(header + records);
+  auto t = looper_trace::parse_message_trace(hb_header + records);
   if (!t) FAIL(t.error().message);
   return *t;
 }
@@ -197,7 +197,7 @@ TEST_CASE("a relation built from edges drops out-of-range ends and keeps the low
 TEST_CASE("rule 6: a thread started while a message was dispatched sends after that message", "[unit][happens_before]") {
   // The testing thread's message 0 runs on main and starts thread 2 (started_in = 0), which
   // sends message 1 to main; thread 3, started by nobody we saw, sends message 2.
-  std::string text = std::string(header);
+  std::string text = std::string(hb_header);
   text.replace(text.find("pool-1-thread-1\n"), 16, "pool-1-thread-1\t0\n");
   auto t = looper_trace::parse_message_trace(text + send(0, 1, 0, 0, 1) + dispatch(0, 0, 2) + send(1, 2, 0, 0, 3) +
                                              send(2, 3, 0, 0, 4) + dispatch(1, 0, 5) + dispatch(2, 0, 6));
@@ -217,7 +217,7 @@ TEST_CASE("rule 6: a thread started while a message was dispatched sends after t
   CHECK_FALSE(intervals[1].lower);
 
   SECTION("a thread started in a message the trace does not have is refused") {
-    std::string bad = std::string(header);
+    std::string bad = std::string(hb_header);
     bad.replace(bad.find("pool-1-thread-1\n"), 16, "pool-1-thread-1\t7\n");
     CHECK_FALSE(looper_trace::parse_message_trace(bad + send(0, 1, 0, 0, 1)));
   }

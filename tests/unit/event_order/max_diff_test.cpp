@@ -15,7 +15,7 @@ using event_order::PlacementConstraint;
 namespace {
 
 // Threads: 0 main, 1 the testing thread, 2 and 3 background posters.
-const char* header =
+const char* max_diff_header =
     "test\tcom.example.MaxDiffTest#case\n"
     "outcome\tfail\n"
     "thread\t0\tmain\tmain\n"
@@ -25,7 +25,7 @@ const char* header =
 
 // Message n sent by `sender` to main at 2n and dispatched at 2n + 1, no delay.
 looper_trace::MessageTrace to_main(const std::vector<int>& senders) {
-  std::string text = header;
+  std::string text = max_diff_header;
   for (size_t n = 0; n < senders.size(); ++n) {
     auto i = std::to_string(n);
     text += "send\t" + i + "\t" + std::to_string(senders[n]) + "\t0\t0\t" + std::to_string(1000 + 2 * n) + "\t" +

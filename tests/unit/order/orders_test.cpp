@@ -5,40 +5,29 @@
 
 #include "order/orders.hpp"
 #include "order/pair_cover.hpp"
+#include "support/order/order_checks.hpp"
 
 using namespace flakescan::order;
 
 namespace {
-std::vector<std::string> suite(int classes, int methods) {
+using flakescan::testing::classes_contiguous;
+std::vector<std::string> plain_suite(int classes, int methods) {
   std::vector<std::string> out;
   for (int c = 0; c < classes; ++c)
     for (int m = 0; m < methods; ++m) out.push_back("p.C" + std::to_string(c) + "#m" + std::to_string(m));
   return out;
 }
 
-// True when every class's methods form one contiguous block.
-bool classes_contiguous(const std::vector<std::string>& order) {
-  std::set<std::string_view> closed;
-  std::string_view current;
-  for (const auto& t : order) {
-    auto c = class_of(t);
-    if (c == current) continue;
-    if (closed.count(c)) return false;
-    if (!current.empty()) closed.insert(current);
-    current = c;
-  }
-  return true;
-}
 }  // namespace
 
 TEST_CASE("the same seed gives the same random order", "[order][orders]") {
-  auto tests = suite(8, 6);
+  auto tests = plain_suite(8, 6);
   CHECK(random_order(tests, 42) == random_order(tests, 42));
   CHECK(random_order(tests, 42) != random_order(tests, 43));
 }
 
 TEST_CASE("random orders are permutations that keep classes together", "[order][orders]") {
-  auto tests = suite(10, 5);
+  auto tests = plain_suite(10, 5);
   for (std::uint64_t seed : {1ULL, 2ULL, 99ULL, 0xdeadbeefULL}) {
     auto o = random_order(tests, seed);
     CHECK(std::is_permutation(o.begin(), o.end(), tests.begin(), tests.end()));
@@ -67,7 +56,7 @@ TEST_CASE("group_by_class keeps first-appearance order", "[order][orders]") {
 }
 
 TEST_CASE("planned orders: original, reverse, pair coverage orders, then distinct random orders", "[order][orders]") {
-  auto tests = suite(3, 1);  // 6 pairs, 6 possible orders: coverage needs 2 after original and reverse
+  auto tests = plain_suite(3, 1);  // 6 pairs, 6 possible orders: coverage needs 2 after original and reverse
   auto plan = plan_orders(tests, 5, 14);
   REQUIRE(plan.size() >= 4);
   CHECK(plan[0].tests == tests);
@@ -107,8 +96,8 @@ TEST_CASE("the default order budget grows with the largest class", "[order][orde
     return tests;
   };
   CHECK(default_order_count({}) == 10);
-  CHECK(default_order_count(suite(30, 3)) == 10);   // 4 rows: 8, the floor wins
-  CHECK(default_order_count(suite(2, 6)) == 12);    // 6 rows
-  CHECK(default_order_count(suite(3, 17)) == 36);   // marine-api's SentenceFactoryTest: 18 rows
-  CHECK(default_order_count(suite(1, 80)) == 100);  // capped
+  CHECK(default_order_count(plain_suite(30, 3)) == 10);   // 4 rows: 8, the floor wins
+  CHECK(default_order_count(plain_suite(2, 6)) == 12);    // 6 rows
+  CHECK(default_order_count(plain_suite(3, 17)) == 36);   // marine-api's SentenceFactoryTest: 18 rows
+  CHECK(default_order_count(plain_suite(1, 80)) == 100);  // capped
 }

@@ -5,10 +5,12 @@
 
 #include "order/orders.hpp"
 #include "order/pair_cover.hpp"
+#include "support/order/order_checks.hpp"
 
 using namespace flakescan::order;
 
 namespace {
+using flakescan::testing::classes_contiguous;
 
 // `classes` classes of `methods` methods, class c in package "p<c % packages>".
 std::vector<std::string> suite(int classes, int methods, int packages = 1) {
@@ -17,19 +19,6 @@ std::vector<std::string> suite(int classes, int methods, int packages = 1) {
     for (int m = 0; m < methods; ++m)
       out.push_back("p" + std::to_string(c % packages) + ".C" + std::to_string(c) + "#m" + std::to_string(m));
   return out;
-}
-
-bool classes_contiguous(const std::vector<std::string>& order) {
-  std::set<std::string_view> closed;
-  std::string_view current;
-  for (const auto& t : order) {
-    auto c = class_of(t);
-    if (c == current) continue;
-    if (closed.count(c)) return false;
-    if (!current.empty()) closed.insert(current);
-    current = c;
-  }
-  return true;
 }
 
 // Ordered pairs made consecutive by `orders`.

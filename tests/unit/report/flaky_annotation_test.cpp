@@ -15,9 +15,9 @@ namespace fs = std::filesystem;
 namespace {
 
 // A class directory holding (empty) class files of the given classes.
-struct ClassDir {
+struct MarkClassDir {
   fs::path path;
-  ClassDir(const std::string& name, const std::vector<std::string>& classes)
+  MarkClassDir(const std::string& name, const std::vector<std::string>& classes)
       : path(fs::temp_directory_path() / ("flakescan_marks_" + std::to_string(::getpid()) + "_" + name)) {
     fs::remove_all(path);
     for (auto c : classes) {
@@ -27,7 +27,7 @@ struct ClassDir {
       std::ofstream(path / (c + ".class"));
     }
   }
-  ~ClassDir() { fs::remove_all(path); }
+  ~MarkClassDir() { fs::remove_all(path); }
 };
 
 SourceFacts java_file(std::vector<std::string> imports, std::string path = "src/test/java/com/example/ATest.java") {
@@ -67,10 +67,10 @@ TEST_CASE("a type is visible through its import, its package's wildcard or the s
 }
 
 TEST_CASE("the annotation follows the test's framework and the classpath", "[report][patch]") {
-  ClassDir androidx("androidx", {"androidx.test.filters.FlakyTest", "org.junit.experimental.categories.Category"});
-  ClassDir junit4("junit4", {"org.junit.experimental.categories.Category", "org.junit.Test"});
-  ClassDir jupiter("jupiter", {"org.junit.jupiter.api.Tag", "org.junit.jupiter.api.Test"});
-  ClassDir both("both", {"org.junit.jupiter.api.Tag", "org.junit.experimental.categories.Category"});
+  MarkClassDir androidx("androidx", {"androidx.test.filters.FlakyTest", "org.junit.experimental.categories.Category"});
+  MarkClassDir junit4("junit4", {"org.junit.experimental.categories.Category", "org.junit.Test"});
+  MarkClassDir jupiter("jupiter", {"org.junit.jupiter.api.Tag", "org.junit.jupiter.api.Test"});
+  MarkClassDir both("both", {"org.junit.jupiter.api.Tag", "org.junit.experimental.categories.Category"});
   ClasspathIndex cp_androidx({androidx.path.string()}), cp_junit4({junit4.path.string()}), cp_jupiter({jupiter.path.string()}),
       cp_both({both.path.string()}), cp_none;
   const std::vector<std::string> junit4_imports{"org.junit.Test"}, jupiter_imports{"org.junit.jupiter.api.Test"},

@@ -3,6 +3,8 @@
 // review the diff), and applied with git apply to a copy of the sources.
 #include <catch2/catch.hpp>
 
+#include "support/text.hpp"
+
 #include <unistd.h>
 
 #include <cstdlib>
@@ -16,16 +18,11 @@ namespace {
 
 void check_patch(const std::string& name, const std::string& actual) { testing::check_snapshot("patch/" + name, actual); }
 
-std::size_t count_of(const std::string& text, const std::string& needle) {
-  std::size_t n = 0;
-  for (auto p = text.find(needle); p != std::string::npos; p = text.find(needle, p + needle.size())) ++n;
-  return n;
-}
-
+using flakescan::text_checks::count_of;
 // A class directory with (empty) class files, standing in for a classpath entry.
-struct ClassDir {
+struct PatchClassDir {
   fs::path path;
-  explicit ClassDir(const std::vector<std::string>& files)
+  explicit PatchClassDir(const std::vector<std::string>& files)
       : path(fs::temp_directory_path() / ("flakescan_patch_cp_" + std::to_string(::getpid()))) {
     fs::remove_all(path);
     for (const auto& f : files) {
@@ -33,7 +30,7 @@ struct ClassDir {
       std::ofstream(path / f);
     }
   }
-  ~ClassDir() { fs::remove_all(path); }
+  ~PatchClassDir() { fs::remove_all(path); }
 };
 
 std::string mixed_patch(const PatchOptions& options) {
@@ -97,7 +94,7 @@ TEST_CASE("a Kotlin test alone in its package gets a Kotlin marker interface", "
 }
 
 TEST_CASE("AndroidX's FlakyTest on the classpath gives @FlakyTest(detail = ...) to every test", "[report][patch]") {
-  ClassDir cp({"androidx/test/filters/FlakyTest.class"});
+  PatchClassDir cp({"androidx/test/filters/FlakyTest.class"});
   ClasspathIndex index({cp.path.string()});
   const auto patch = mixed_patch({"", "", &index});
   check_patch("mixed-androidx.patch", patch);
@@ -107,7 +104,7 @@ TEST_CASE("AndroidX's FlakyTest on the classpath gives @FlakyTest(detail = ...) 
 }
 
 TEST_CASE("a classpath without JUnit 5 leaves the JUnit 5 tests out", "[report][patch]") {
-  ClassDir cp({"org/junit/experimental/categories/Category.class", "com/example/FlakyTests.class"});
+  PatchClassDir cp({"org/junit/experimental/categories/Category.class", "com/example/FlakyTests.class"});
   ClasspathIndex index({cp.path.string()});
   const auto patch = mixed_patch({"", "", &index});
   check_patch("mixed-junit4-classpath.patch", patch);

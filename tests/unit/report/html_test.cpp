@@ -3,6 +3,8 @@
 // tests/integration/browser.
 #include <catch2/catch.hpp>
 
+#include "support/text.hpp"
+
 #include <regex>
 
 #include "report/html.hpp"
@@ -14,12 +16,7 @@ using namespace flakescan::report;
 
 namespace {
 
-std::size_t count_of(const std::string& text, const std::string& needle) {
-  std::size_t n = 0;
-  for (auto p = text.find(needle); p != std::string::npos; p = text.find(needle, p + 1)) ++n;
-  return n;
-}
-
+using flakescan::text_checks::count_of;
 const LocatedEntry& entry_of(const Report& r, const std::string& test) {
   for (const auto& le : r.entries)
     if (le.entry.verdict.test == test) return le;

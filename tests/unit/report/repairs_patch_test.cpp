@@ -3,6 +3,8 @@
 // a NIO test with no method to reset its field (no patch) and a test that is not flaky.
 #include <catch2/catch.hpp>
 
+#include "support/text.hpp"
+
 #include <cstdlib>
 #include <fstream>
 #include <unistd.h>
@@ -27,12 +29,7 @@ Report repair_report() {
   return locate_all(*file, locator, repair_project(), "0.1.0");
 }
 
-std::size_t count_of(const std::string& text, const std::string& needle) {
-  std::size_t n = 0;
-  for (auto p = text.find(needle); p != std::string::npos; p = text.find(needle, p + 1)) ++n;
-  return n;
-}
-
+using flakescan::text_checks::count_of;
 }  // namespace
 
 TEST_CASE("the repairs patch holds each verified patch once, in entry order", "[report][repair]") {

@@ -1,5 +1,7 @@
 #include <catch2/catch.hpp>
 
+#include "support/text.hpp"
+
 #include <cstdlib>
 #include <nlohmann/json.hpp>
 #include <unistd.h>
@@ -13,12 +15,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::size_t count_of(const std::string& text, const std::string& needle) {
-  std::size_t n = 0;
-  for (auto p = text.find(needle); p != std::string::npos; p = text.find(needle, p + 1)) ++n;
-  return n;
-}
-
+using flakescan::text_checks::count_of;
 Report one_flaky(const std::string& test, const std::string& stack) {
   Report r;
   r.scan.id = "s";

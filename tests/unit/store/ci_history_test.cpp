@@ -15,7 +15,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-fs::path fresh_db(const std::string& name) {
+fs::path fresh_history_db(const std::string& name) {
   fs::path dir = fs::temp_directory_path() / ("flakescan-ci-history-test-" + std::to_string(getpid()));
   fs::create_directories(dir);
   fs::path db = dir / (name + ".db");
@@ -79,7 +79,7 @@ store::VerdictRow verdict(std::string test, std::string kind, std::string catego
 }  // namespace
 
 TEST_CASE("migration 002 applies to a v1 database and keeps its data", "[store][ci_history]") {
-  auto path = fresh_db("v1");
+  auto path = fresh_history_db("v1");
   write_v1_database(path);
   {
     auto s = store::Store::open(path);
@@ -112,7 +112,7 @@ TEST_CASE("migration 002 applies to a v1 database and keeps its data", "[store][
 }
 
 TEST_CASE("an import counts failures and reruns, and importing its source again replaces it", "[store][ci_history]") {
-  auto s = store::Store::open(fresh_db("imports")).value();
+  auto s = store::Store::open(fresh_history_db("imports")).value();
   auto first = s->import_ci_results(import_of("run-7", "abc"),
                                     {row("p.A#ok", "pass"), row("p.A#bad", "fail", 2, "boom"), row("p.A#err", "error"),
                                      row("p.A#rerun", "pass", 1, "flaked"), row("p.A#skip", "skipped")});
@@ -136,7 +136,7 @@ TEST_CASE("an import counts failures and reruns, and importing its source again 
 }
 
 TEST_CASE("suspects: same commit, passed on rerun, both outcomes in the recent window", "[store][ci_history]") {
-  auto s = store::Store::open(fresh_db("suspects")).value();
+  auto s = store::Store::open(fresh_history_db("suspects")).value();
   // Old history: p.A#commit fails and passes on commit c1; p.A#old mixes outcomes on two
   // commits long ago.
   REQUIRE(s->import_ci_results(import_of("r1", "c1"), {row("p.A#commit", "fail", 0, "expected 1"), row("p.A#old", "fail"),
@@ -195,7 +195,7 @@ TEST_CASE("suspects: same commit, passed on rerun, both outcomes in the recent w
 }
 
 TEST_CASE("quarantine: each test's latest decisive verdict across scans", "[store][ci_history]") {
-  auto s = store::Store::open(fresh_db("quarantine")).value();
+  auto s = store::Store::open(fresh_history_db("quarantine")).value();
   add_scan(*s, "s1", "2024-05-01T10:00:00.000Z",
            {verdict("p.A#fixed", "flaky", "concurrency"), verdict("p.A#still", "flaky", "order_dependent"),
             verdict("p.A#unrun", "flaky", "unknown"), verdict("p.A#clean", "not_flaky")});

@@ -13,7 +13,7 @@ using testing::Phase;
 
 namespace {
 
-constexpr std::int64_t minute = 60'000;
+using testing::minute;
 
 GeneratorConfig config(std::vector<Phase> phases, std::uint64_t seed) {
   GeneratorConfig c;

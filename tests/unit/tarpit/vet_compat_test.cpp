@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "support/tarpit/generator.hpp"
 #include "support/tarpit/trace_builder.hpp"
 #include "tarpit/analysis.hpp"
 
@@ -14,7 +15,7 @@ using namespace flakescan::tarpit;
 namespace {
 
 constexpr std::int64_t base = 1'700'000'000'000;
-constexpr std::int64_t minute = 60'000;
+using testing::minute;
 
 // A trace from screen names, one per minute from minute 0.
 Trace minutes(const std::vector<std::string>& names) {
