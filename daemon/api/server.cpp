@@ -176,17 +176,7 @@ void Server::Slots::leave_stream(const std::string& key) {
 }
 
 awaitable<void> Server::session(tcp::socket socket) {
-  // Constructors, not aggregate initialisation: g++ 12 destroys an aggregate-initialised
-  // local of a coroutine twice.
-  class Counted {
-   public:
-    explicit Counted(std::shared_ptr<Slots> slots) : slots_(std::move(slots)) {}
-    ~Counted() { --slots_->connections; }
-
-   private:
-    std::shared_ptr<Slots> slots_;
-  };
-  Counted counted(slots_);
+  ConnectionPlace counted(slots_);
   beast::tcp_stream stream(std::move(socket));
   beast::flat_buffer buffer;
   for (;;) {
@@ -240,16 +230,7 @@ awaitable<void> Server::session(tcp::socket socket) {
       std::string key = response.stream_key.empty() ? std::to_string(reinterpret_cast<std::uintptr_t>(response.stream.get()))
                                                     : response.stream_key;
       if (slots_->enter_stream(key, config_.max_event_streams_per_scan)) {
-        class Leave {
-         public:
-          Leave(std::shared_ptr<Slots> slots, std::string key) : slots_(std::move(slots)), key_(std::move(key)) {}
-          ~Leave() { slots_->leave_stream(key_); }
-
-         private:
-          std::shared_ptr<Slots> slots_;
-          std::string key_;
-        };
-        Leave leave(slots_, key);
+        StreamPlace leave(slots_, key);
         co_await stream_events(stream, response, version, config_.read_timeout_seconds);
         co_return;
       }

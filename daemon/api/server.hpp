@@ -51,6 +51,8 @@ class Server {
   void stop_accepting();
   // Waits for handlers running on the worker pool.
   void join_workers();
+  // Connections open now (event streams included).
+  int open_connections() const { return slots_->connections.load(); }
 
  private:
   // Coroutines are members, not capturing lambdas: g++ 12 destroys a coroutine lambda's
@@ -70,6 +72,27 @@ class Server {
     // Counts an event stream of `key` (a scan) in; false when the scan has `max` already.
     bool enter_stream(const std::string& key, int max);
     void leave_stream(const std::string& key);
+  };
+  // Give a session's places back when it ends. Classes of the Server, not local to the
+  // coroutine (a coroutine frame holding a type without linkage is what -Wsubobject-linkage
+  // warns about once the file is part of a unity batch); constructors, not aggregate
+  // initialisation: g++ 12 destroys an aggregate-initialised local of a coroutine twice.
+  class ConnectionPlace {
+   public:
+    explicit ConnectionPlace(std::shared_ptr<Slots> slots) : slots_(std::move(slots)) {}
+    ~ConnectionPlace() { --slots_->connections; }
+
+   private:
+    std::shared_ptr<Slots> slots_;
+  };
+  class StreamPlace {
+   public:
+    StreamPlace(std::shared_ptr<Slots> slots, std::string key) : slots_(std::move(slots)), key_(std::move(key)) {}
+    ~StreamPlace() { slots_->leave_stream(key_); }
+
+   private:
+    std::shared_ptr<Slots> slots_;
+    std::string key_;
   };
 
   boost::asio::io_context& io_;

@@ -55,7 +55,7 @@ void add_common_options(CLI::App& cmd, CommonOptions& common, const CommandDef& 
       ->type_name("URL")
       ->group(group);
   cmd.add_flag("--keep-daemon", common.keep_daemon,
-               local ? "accepted, not used: this command starts no daemon" : "leave a daemon started here running")
+               local ? "accepted, not used: this command starts no daemon" : "leave a daemon started here running (without it, the daemon stops by itself " + std::to_string(daemon_idle_seconds) + " s after its last client)")
       ->group(group);
   cmd.add_flag("--json", common.json,
                def.json_help.empty() ? "print the machine-readable result on stdout instead of the text" : def.json_help)

@@ -1,7 +1,6 @@
 #include "app/daemon_connection.hpp"
 
 #include <chrono>
-#include <csignal>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -49,16 +48,19 @@ util::Result<std::unique_ptr<DaemonConnection>> DaemonConnection::open(const std
   fs::path log_file = dir / "flakescand.log";
   // The default port if it is free, so that later commands find this daemon; any port if not.
   std::string listen = "127.0.0.1:" + url->port;
+  std::vector<std::string> lifetime;
+  if (!keep_daemon) lifetime = {"--exit-when-idle", std::to_string(daemon_idle_seconds)};
   for (int attempt = 0; attempt < 2; ++attempt) {
     fs::remove(port_file);
-    auto child = util::Child::spawn({.argv = {daemon->string(), "--listen", listen, "--port-file", port_file.string()},
-                                     .stdout_path = log_file.string(),
-                                     .die_with_parent = !keep_daemon});
+    std::vector<std::string> argv{daemon->string(), "--listen", listen, "--port-file", port_file.string()};
+    argv.insert(argv.end(), lifetime.begin(), lifetime.end());
+    // Not tied to this process: other CLIs may be using it when this one ends.
+    auto child = util::Child::spawn({.argv = argv, .stdout_path = log_file.string(), .die_with_parent = false});
     if (!child) return std::unexpected(child.error());
     auto until = std::chrono::steady_clock::now() + 20s;
     while (std::chrono::steady_clock::now() < until && !fs::exists(port_file)) {
       std::this_thread::sleep_for(20ms);
-      if (::kill(child->pid(), 0) != 0) break;
+      if (child->has_exited()) break;
     }
     std::string port;
     if (fs::exists(port_file)) std::ifstream(port_file) >> port;
@@ -68,27 +70,27 @@ util::Result<std::unique_ptr<DaemonConnection>> DaemonConnection::open(const std
       started.port = port;
       std::unique_ptr<DaemonConnection> conn(new DaemonConnection(HttpClient(started, token_from_env())));
       conn->child_ = std::move(*child);
-      conn->keep_ = keep_daemon;
-      if (!quiet) std::fprintf(stderr, "flakescan: started flakescand on %s (log %s)\n", started.str().c_str(), log_file.c_str());
+      if (!quiet) {
+        std::fprintf(stderr, "flakescan: started flakescand on %s (log %s)\n", started.str().c_str(), log_file.c_str());
+        if (keep_daemon) std::fprintf(stderr, "flakescan: it keeps running after this command (--keep-daemon)\n");
+        else std::fprintf(stderr, "flakescan: it stops by itself after %d s without clients\n", daemon_idle_seconds);
+      }
       return conn;
     }
-    listen = "127.0.0.1:0";  // the default port was taken by something that is not a daemon
+    // The default port is taken: by a daemon another CLI started a moment ago (use it), or by
+    // something else (start one on any port).
+    if (!child->has_exited()) (void)child->wait(std::chrono::steady_clock::now() + 5s);
+    if (answers(client)) return std::unique_ptr<DaemonConnection>(new DaemonConnection(client));
+    listen = "127.0.0.1:0";
   }
   std::ifstream log(log_file);
   std::string text((std::istreambuf_iterator<char>(log)), std::istreambuf_iterator<char>());
   return util::fail(util::Errc::process, "flakescand did not start; its output:\n" + text);
 }
 
+// The daemon outlives this command: it stops by itself when idle (or never, with --keep-daemon).
 DaemonConnection::~DaemonConnection() {
-  if (!child_) return;
-  if (keep_) {
-    std::fprintf(stderr, "flakescan: leaving flakescand running at %s\n", client_.url().str().c_str());
-    child_->release();
-    return;
-  }
-  ::kill(child_->pid(), SIGTERM);
-  auto status = child_->wait(std::chrono::steady_clock::now() + 15s);
-  (void)status;
+  if (child_) child_->release();
 }
 
 }  // namespace flakescan::app

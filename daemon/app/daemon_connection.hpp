@@ -1,7 +1,9 @@
 #pragma once
 // The CLI's way to a daemon: the one named by --daemon (or FLAKESCAN_DAEMON), else the one at
-// the default address, else a flakescand started here (embedded default) that is stopped
-// with SIGTERM when the command ends, unless asked to keep it.
+// the default address, else a flakescand started here (embedded default). A daemon started
+// here is shared: other CLIs (another build, a parallel Gradle task) find it at the default
+// address and use it too, so no CLI stops it; it stops by itself once nobody has used it for
+// `daemon_idle_seconds` (flakescand --exit-when-idle), or never with --keep-daemon.
 #include <memory>
 #include <optional>
 #include <string>
@@ -12,6 +14,7 @@
 namespace flakescan::app {
 
 inline constexpr const char* default_daemon_url = "http://127.0.0.1:7711";
+inline constexpr int daemon_idle_seconds = 10;
 
 class DaemonConnection {
  public:
@@ -27,7 +30,6 @@ class DaemonConnection {
   explicit DaemonConnection(HttpClient client) : client_(std::move(client)) {}
   HttpClient client_;
   std::optional<util::Child> child_;
-  bool keep_ = false;
 };
 
 }  // namespace flakescan::app

@@ -3,12 +3,14 @@
 #include <csignal>
 #include <cstdio>
 #include <fstream>
+#include <functional>
 #include <iostream>
 #include <optional>
 #include <thread>
 
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/signal_set.hpp>
+#include <boost/asio/steady_timer.hpp>
 #include <CLI/CLI.hpp>
 
 #include "api/dashboard_routes.hpp"
@@ -45,6 +47,36 @@ struct Options {
   api::ServerConfig server;               // the limits that protect the daemon from its clients
   bool class_data_sharing = true;        // runner JVMs start from a CDS archive (data_dir/cds)
   std::vector<std::string> adb_servers;  // GET /v1/devices and explorations; default 127.0.0.1:5037
+  int exit_when_idle = 0;                // seconds; 0: run until a signal
+};
+
+// --exit-when-idle: calls `stop` once `idle()` has held for `seconds` in a row (checked twice a
+// second). The CLI starts its daemon so: any number of CLIs share it, none stops it under another.
+class IdleWatch {
+ public:
+  IdleWatch(boost::asio::io_context& io, int seconds, std::function<bool()> idle, std::function<void()> stop)
+      : timer_(io), limit_(std::chrono::seconds(seconds)), idle_(std::move(idle)), stop_(std::move(stop)) {}
+  void start() {
+    since_ = std::chrono::steady_clock::now();
+    arm();
+  }
+
+ private:
+  void arm() {
+    timer_.expires_after(std::chrono::milliseconds(500));
+    timer_.async_wait([this](const boost::system::error_code& ec) {
+      if (ec) return;
+      auto now = std::chrono::steady_clock::now();
+      if (!idle_()) since_ = now;
+      if (now - since_ >= limit_) return stop_();
+      arm();
+    });
+  }
+  boost::asio::steady_timer timer_;
+  std::chrono::steady_clock::duration limit_;
+  std::chrono::steady_clock::time_point since_;
+  std::function<bool()> idle_;
+  std::function<void()> stop_;
 };
 
 // The same parser as `flakescan` (app/command_line.hpp): help, wording and exit codes.
@@ -99,6 +131,11 @@ std::optional<int> parse(int argc, char** argv, Options& o) {
                  "(default); off: plain JVM starts")
       ->type_name("MODE")
       ->check(CLI::IsMember({"on", "off"}));
+  app.add_option("--exit-when-idle", o.exit_when_idle,
+                 "stop after this many seconds without a client connection, a queued or running scan, or a running "
+                 "exploration (default 0: run until SIGINT or SIGTERM; the CLI starts its daemon with 10)")
+      ->type_name("SECONDS")
+      ->check(CLI::NonNegativeNumber);
   app.set_version_flag("--version", util::version_line("flakescand"), "print the version and the commit, and exit");
   app.footer("Exit status: 0 after SIGINT or SIGTERM, 1 when it could not start, 2 on usage errors.");
   auto done = app::parse_single(app, app::Args(argv + 1, argv + argc), std::cout, std::cerr);
@@ -220,10 +257,9 @@ int main(int argc, char** argv) {
   }
 
   std::thread stopper;
-  boost::asio::signal_set signals(io, SIGINT, SIGTERM);
-  signals.async_wait([&](const boost::system::error_code& ec, int signal) {
-    if (ec) return;
-    log->info("signal {}: stopping (no new connections, cancelling running scans and explorations)", signal);
+  auto stop = [&](const std::string& why) {
+    if (stopper.joinable()) return;
+    log->info("{}: stopping (no new connections, cancelling running scans and explorations)", why);
     server.stop_accepting();
     // Cancelling joins scan threads, which wait for their JVMs to die: off the io thread.
     stopper = std::thread([&] {
@@ -231,7 +267,16 @@ int main(int argc, char** argv) {
       explorations.shutdown();
       io.stop();
     });
+  };
+  boost::asio::signal_set signals(io, SIGINT, SIGTERM);
+  signals.async_wait([&](const boost::system::error_code& ec, int signal) {
+    if (!ec) stop("signal " + std::to_string(signal));
   });
+  IdleWatch idle_watch(
+      io, options.exit_when_idle,
+      [&] { return server.open_connections() == 0 && !scans.busy() && !explorations.busy(); },
+      [&] { stop("idle for " + std::to_string(options.exit_when_idle) + " s"); });
+  if (options.exit_when_idle > 0) idle_watch.start();
   io.run();
   if (stopper.joinable()) stopper.join();
   server.join_workers();

@@ -99,6 +99,11 @@ util::Result<store::ScanRecord> ScanManager::submit(const ScanRequest& request) 
   return store_.scan(scan->id);
 }
 
+bool ScanManager::busy() {
+  std::lock_guard lock(mutex_);
+  return !live_.empty();
+}
+
 void ScanManager::worker_loop() {
   for (;;) {
     std::shared_ptr<LiveScan> scan;

@@ -60,6 +60,8 @@ class ScanManager {
   // The verdict file of a scan (schema/verdicts.schema.json); conflict while it runs.
   util::Result<nlohmann::json> verdict_file(const std::string& id);
   util::Result<store::ScanRecord> cancel(const std::string& id);
+  // True while a scan is queued or running.
+  bool busy();
   // The scan's event log; for a scan that is not live any more, a closed log holding its
   // final state and verdicts.
   util::Result<std::shared_ptr<EventLog>> events(const std::string& id);

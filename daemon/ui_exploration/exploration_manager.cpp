@@ -161,6 +161,13 @@ void ExplorationManager::load_stored() {
   }
 }
 
+bool ExplorationManager::busy() const {
+  std::lock_guard lock(mutex_);
+  for (const auto& [id, e] : explorations_)
+    if (!e->finished) return true;
+  return false;
+}
+
 void ExplorationManager::reap_finished() {
   for (auto& [id, e] : explorations_)
     if (e->finished && e->thread.joinable()) e->thread.join();

@@ -56,6 +56,8 @@ class ExplorationManager {
   util::Result<nlohmann::json> cancel(const std::string& id);
   // Cancels every running exploration (they end `interrupted`) and waits for their threads.
   void shutdown();
+  // True while an exploration runs.
+  bool busy() const;
 
   const std::vector<backend::adb::wire::ServerAddress>& default_servers() const { return config_.default_servers; }
 

@@ -135,6 +135,14 @@ Child::~Child() {
   }
 }
 
+bool Child::has_exited() {
+  if (pid_ <= 0 || reaped_) return true;
+  int raw = 0;
+  if (waitpid(pid_, &raw, WNOHANG) != pid_) return false;
+  reaped_ = true;
+  return true;
+}
+
 void Child::kill_group() {
   if (pid_ <= 0) return;
   ::kill(-pid_, SIGKILL);

@@ -52,6 +52,9 @@ class Child {
   Result<ExitStatus> wait(std::chrono::steady_clock::time_point deadline,
                           const std::atomic<bool>* cancel = nullptr);
 
+  // True once the child has exited (then reaped; a zombie counts as exited). Does not wait.
+  bool has_exited();
+
   // SIGKILL to the whole process group. Safe to call more than once.
   void kill_group();
 

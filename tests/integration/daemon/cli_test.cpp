@@ -1,50 +1,25 @@
 // `flakescan scan`, `replay` and `devices` as a user runs them: exit codes, the summary, the
-// verdict file, a daemon started by the CLI when none answers, FLAKESCAN_DAEMON.
+// verdict file, FLAKESCAN_DAEMON (the daemon the CLI starts itself: shared_daemon_test.cpp).
 #include <catch2/catch.hpp>
 
 #include <filesystem>
 #include <fstream>
 #include <map>
 
+#include "support/daemon/cli_process.hpp"
 #include "support/daemon/daemon_process.hpp"
 #include "support/fake_adb/fake_adb_server.hpp"
 
 using namespace flakescan;
 using nlohmann::json;
 
-namespace {
-
-struct CliResult {
-  int code = -1;
-  std::string out;
-  std::string err;
-};
-
-// `in`: the CLI's working directory (default: the fresh folder its output goes to).
-CliResult cli(const std::vector<std::string>& args, const std::vector<std::string>& env = {},
-              const std::filesystem::path& in = {}) {
-  auto dir = testing::fresh_dir("cli-out");
-  std::vector<std::string> argv{testing::build_path("daemon/app/flakescan").string()};
-  argv.insert(argv.end(), args.begin(), args.end());
-  auto child = util::Child::spawn({.argv = argv, .extra_env = env, .working_dir = (in.empty() ? dir : in).string(),
-                                   .stdout_path = (dir / "out").string(), .stderr_path = (dir / "err").string()});
-  REQUIRE(child);
-  auto status = child->wait(std::chrono::steady_clock::now() + std::chrono::seconds(300));
-  REQUIRE(status);
-  CliResult r;
-  r.code = status->exited ? status->code : -1;
-  std::ifstream o(dir / "out"), e(dir / "err");
-  r.out.assign(std::istreambuf_iterator<char>(o), {});
-  r.err.assign(std::istreambuf_iterator<char>(e), {});
-  return r;
-}
-
-}  // namespace
+using testing::CliResult;
+using testing::run_cli;
 
 TEST_CASE("the CLI scans through a running daemon and writes the verdict file", "[integration][cli]") {
   testing::DaemonProcess daemon(testing::fresh_dir("cli"));
   auto out_file = testing::fresh_dir("cli-verdicts") / "v.json";
-  auto r = cli({"scan", "--daemon", daemon.url(), "--classpath", testing::jvm_basic_classpath(), "--tests",
+  auto r = run_cli({"scan", "--daemon", daemon.url(), "--classpath", testing::jvm_basic_classpath(), "--tests",
                 "demo.basic.MathTest,demo.basic.ConfigTest#readsLoadedConfig", "--runs", "3", "--out", out_file.string()});
   INFO(r.err);
   CHECK(r.code == 0);
@@ -56,12 +31,12 @@ TEST_CASE("the CLI scans through a running daemon and writes the verdict file", 
   CHECK(file["verdicts"].size() == 3);
   std::string scan = file["scan"]["id"];
 
-  auto replay = cli({"replay", "--daemon", daemon.url(), "--verdicts", out_file.string(), "--test",
+  auto replay = run_cli({"replay", "--daemon", daemon.url(), "--verdicts", out_file.string(), "--test",
                      "demo.basic.ConfigTest#readsLoadedConfig", "--runs", "1"});
   INFO(replay.err);
   CHECK(replay.code == 0);
   CHECK_THAT(replay.out, Catch::Contains("reproduced: the failure came back in 1 of 1 runs"));
-  auto nothing = cli({"replay", "--daemon", daemon.url(), "--scan", scan, "--test", "demo.basic.MathTest#adds"});
+  auto nothing = run_cli({"replay", "--daemon", daemon.url(), "--scan", scan, "--test", "demo.basic.MathTest#adds"});
   CHECK(nothing.code == 1);
   CHECK_THAT(nothing.err, Catch::Contains("no failing run to replay"));
 }
@@ -74,7 +49,7 @@ TEST_CASE("relative classpath entries are the CLI's, whatever the daemon's direc
   auto module = testing::fresh_dir("cli-relative-module");
   std::filesystem::create_directories(module / "lib");
   std::filesystem::create_symlink(cp.substr(0, cp.find(':')), module / "lib/jvm-basic.jar");
-  auto r = cli({"scan", "--daemon", daemon.url(), "--classpath", "lib/jvm-basic.jar" + cp.substr(cp.find(':')), "--tests",
+  auto r = run_cli({"scan", "--daemon", daemon.url(), "--classpath", "lib/jvm-basic.jar" + cp.substr(cp.find(':')), "--tests",
                 "demo.basic.MathTest#adds", "--runs", "1", "--out", (testing::fresh_dir("cli-relative-out") / "v.json").string()},
                {}, module);
   INFO(r.err);
@@ -83,41 +58,25 @@ TEST_CASE("relative classpath entries are the CLI's, whatever the daemon's direc
 }
 
 TEST_CASE("the CLI says clearly when it cannot run", "[integration][cli]") {
-  auto usage = cli({"scan", "--classpath", "x"});
+  auto usage = run_cli({"scan", "--classpath", "x"});
   CHECK(usage.code == 2);
   CHECK_THAT(usage.err, Catch::Contains("--tests is required"));
-  CHECK(cli({"frobnicate"}).code == 2);
-  CHECK(cli({"scan", "--tests", "a.B", "--classpath", "x", "--bogus"}).code == 2);
+  CHECK(run_cli({"frobnicate"}).code == 2);
+  CHECK(run_cli({"scan", "--tests", "a.B", "--classpath", "x", "--bogus"}).code == 2);
 
-  auto no_daemon = cli({"scan", "--daemon", "http://127.0.0.1:1", "--classpath", "x", "--tests", "a.B"});
+  auto no_daemon = run_cli({"scan", "--daemon", "http://127.0.0.1:1", "--classpath", "x", "--tests", "a.B"});
   CHECK(no_daemon.code == 1);
   CHECK_THAT(no_daemon.err, Catch::Contains("no flakescan daemon answers at http://127.0.0.1:1"));
 
   testing::DaemonProcess daemon(testing::fresh_dir("cli-bad"));
-  auto bad_cp = cli({"scan", "--daemon", daemon.url(), "--classpath", "/nonexistent/app.jar", "--tests", "a.B"});
+  auto bad_cp = run_cli({"scan", "--daemon", daemon.url(), "--classpath", "/nonexistent/app.jar", "--tests", "a.B"});
   CHECK(bad_cp.code == 1);
   CHECK_THAT(bad_cp.err, Catch::Contains("do not exist: /nonexistent/app.jar"));
 
   // A classpath that exists but holds no tests: the scan runs and every id could not run.
-  auto empty = cli({"scan", "--daemon", daemon.url(), "--classpath", "/usr/share/java/junit4.jar", "--tests", "demo.Nothing"});
+  auto empty = run_cli({"scan", "--daemon", daemon.url(), "--classpath", "/usr/share/java/junit4.jar", "--tests", "demo.Nothing"});
   CHECK(empty.code == 0);
   CHECK_THAT(empty.out, Catch::Contains("could_not_run") && Catch::Contains("class not found on the classpath"));
-}
-
-TEST_CASE("without a daemon the CLI starts one itself and stops it afterwards", "[integration][cli]") {
-  auto home = testing::fresh_dir("cli-home");
-  // The CLI starts a daemon only on its default address, so nothing else may hold it: no
-  // other test of the suite uses it (each names a daemon of its own).
-  auto taken = cli({"suspects", "--json", "--daemon", "http://127.0.0.1:7711"}, {"FLAKESCAN_HOME=" + home.string()});
-  INFO("a flakescand already answers at 127.0.0.1:7711 (a developer's, or scripts/scan-examples'): stop it to run this test");
-  REQUIRE(taken.code != 0);
-  auto r = cli({"scan", "--classpath", testing::jvm_basic_classpath(), "--tests", "demo.basic.MathTest#adds", "--runs", "2"},
-               {"FLAKESCAN_HOME=" + home.string(), "FLAKESCAN_DAEMON="});
-  INFO(r.err);
-  CHECK(r.code == 0);
-  CHECK_THAT(r.err, Catch::Contains("started flakescand"));
-  CHECK_THAT(r.out, Catch::Contains("1 tests: 0 flaky, 1 not flaky"));
-  CHECK(std::filesystem::exists(home / "flakescan.db"));
 }
 
 TEST_CASE("flakescan devices asks the daemon, or with --adb the adb servers themselves", "[integration][cli][adb]") {
@@ -142,21 +101,21 @@ TEST_CASE("flakescan devices asks the daemon, or with --adb the adb servers them
   };
   const std::map<std::string, std::string> expected{{"emulator-5554", "device"}, {"R58M123", "unauthorized"}};
   // The daemon's view, named by --daemon or by FLAKESCAN_DAEMON (a daemon of its own adb server).
-  CHECK(listed(cli({"devices", "--daemon", daemon.url(), "--json"})) == expected);
-  CHECK(listed(cli({"devices", "--json"}, {"FLAKESCAN_DAEMON=" + daemon.url()})) == expected);
-  auto table = cli({"devices"}, {"FLAKESCAN_DAEMON=" + daemon.url()});
+  CHECK(listed(run_cli({"devices", "--daemon", daemon.url(), "--json"})) == expected);
+  CHECK(listed(run_cli({"devices", "--json"}, {"FLAKESCAN_DAEMON=" + daemon.url()})) == expected);
+  auto table = run_cli({"devices"}, {"FLAKESCAN_DAEMON=" + daemon.url()});
   CHECK(table.code == 0);
   CHECK_THAT(table.out, Catch::Contains("SERIAL") && Catch::Contains("emulator-5554") && Catch::Contains("unauthorized"));
   // --adb asks the adb server itself: a daemon named but not answering is not asked.
-  CHECK(listed(cli({"devices", "--adb", fake.address(), "--json"}, {"FLAKESCAN_DAEMON=http://127.0.0.1:1"})) == expected);
+  CHECK(listed(run_cli({"devices", "--adb", fake.address(), "--json"}, {"FLAKESCAN_DAEMON=http://127.0.0.1:1"})) == expected);
 
-  auto no_daemon = cli({"devices", "--daemon", "http://127.0.0.1:1"});
+  auto no_daemon = run_cli({"devices", "--daemon", "http://127.0.0.1:1"});
   CHECK(no_daemon.code == 1);
   CHECK_THAT(no_daemon.err, Catch::Contains("no flakescan daemon answers at http://127.0.0.1:1"));
-  auto no_adb = cli({"devices", "--adb", "127.0.0.1:1"});
+  auto no_adb = run_cli({"devices", "--adb", "127.0.0.1:1"});
   CHECK(no_adb.code == 1);
   CHECK_THAT(no_adb.err, Catch::Contains("flakescan devices: 127.0.0.1:1"));
-  auto bad = cli({"devices", "--adb", "host:port"});
+  auto bad = run_cli({"devices", "--adb", "host:port"});
   CHECK(bad.code == 2);
   CHECK_THAT(bad.err, Catch::StartsWith("flakescan devices: --adb host:port"));
 }

@@ -26,9 +26,9 @@ has() { grep -qF -- "$2" "$1"; }
 rm -rf "$work"
 mkdir -p "$work"
 
-# A daemon of this test's own (port 0), named to every scan: the CLI's default port
-# (127.0.0.1:7711) belongs to the CLI's own auto-start test and to a developer's daemon, and
-# two runs auto-starting there at once would share, then lose, one daemon.
+# A daemon of this test's own (port 0), named to every scan but the parallel one (7.), which
+# uses the CLI's default port (127.0.0.1:7711) as a user's build does; CTest gives that port
+# to one test at a time (resource lock default-daemon-port).
 # Its shuffling JDK (technique shuffle) is prepared once per build tree, beside the work folder.
 FLAKESCAN_CACHE_DIR="$work/../shuffling-jdk-cache" "$(dirname "$flakescan")/flakescand" --listen 127.0.0.1:0 --port-file "$work/daemon.port" \
   --data-dir "$work/daemon-home" >"$work/daemon.log" 2>&1 &
@@ -250,6 +250,24 @@ run_gradle androidshuffleonly android-project flakeScanConnectedDebugAndroidTest
   -Pflakescan.techniques=shuffle -Pflakescan.tests=com.example.app.MainActivityTest#opensMainScreen
 check "a connected scan with shuffle alone fails, saying why" \
   bash -c "test $status -ne 0 && grep -qF 'flakescan: technique(s) shuffle run on the local JVM backend only; connectedDebugAndroidTest runs on a device' '$work/androidshuffleonly.log'"
+
+# 7. Two modules whose flakeScan tasks run at the same time (--parallel, as with
+#    org.gradle.parallel=true), each CLI finding or starting the daemon at the default address
+#    as on a developer's machine: both complete with their verdicts, neither loses the daemon.
+mkdir -p "$work/multi"
+printf "rootProject.name = 'multi'\ninclude 'alpha', 'beta'\n" >"$work/multi/settings.gradle"
+for module in alpha beta; do
+  mkdir -p "$work/multi/$module"
+  cp -r "$work/jvm-project/src" "$work/jvm-project/suspects" "$work/jvm-project/build.gradle" "$work/multi/$module/"
+done
+FLAKESCAN_HOME="$work/cli-home" run_gradle parallel multi flakeScan --parallel --max-workers=2 --no-daemon -Pflakescan.daemon=http://127.0.0.1:7711
+check "both modules' parallel flakeScan tasks succeed" test "$status" -eq 0
+check "no task lost the daemon or ended incomplete" \
+  bash -c "! grep -qE 'lost the daemon|did not complete' '$work/parallel.log'"
+for module in alpha beta; do
+  check "$module: the alternating test is flaky, the stable one not" \
+    json_check "$work/multi/$module/build/reports/flakescan/verdicts.json" 'by["com.example.AlternatingTest#oddRunsFail"]["verdict"] == "flaky" and by["com.example.StableTest#adds"]["verdict"] == "not_flaky"'
+done
 
 echo "# $failures failure(s)"
 [ "$failures" -eq 0 ]

@@ -96,8 +96,8 @@ TEST_CASE("the default order budget grows with the largest class", "[order][orde
     return tests;
   };
   CHECK(default_order_count({}) == 10);
-  CHECK(default_order_count(plain_suite(30, 3)) == 10);   // 4 rows: 8, the floor wins
-  CHECK(default_order_count(plain_suite(2, 6)) == 12);    // 6 rows
-  CHECK(default_order_count(plain_suite(3, 17)) == 36);   // marine-api's SentenceFactoryTest: 18 rows
-  CHECK(default_order_count(plain_suite(1, 80)) == 100);  // capped
+  CHECK(default_order_count(suite(30, 3)) == 10);   // 4 rows: 8, the floor wins
+  CHECK(default_order_count(suite(2, 6)) == 12);    // 6 rows
+  CHECK(default_order_count(suite(3, 17)) == 36);   // marine-api's SentenceFactoryTest: 18 rows
+  CHECK(default_order_count(suite(1, 80)) == 100);  // capped
 }
