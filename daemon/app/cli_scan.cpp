@@ -14,6 +14,7 @@
 
 #include "app/cli_commands.hpp"
 #include "app/daemon_connection.hpp"
+#include "core/technique.hpp"
 
 namespace flakescan::app {
 
@@ -270,14 +271,20 @@ CommandDef scan_command() {
             cmd.add_option("--backend", o->backend, "local (default: JVMs on this machine) or adb (devices and emulators)")
                 ->type_name("NAME")
                 ->check(CLI::IsMember({"local", "adb"}));
-            cmd.add_option("--techniques", o->techniques, "rerun (default), order, nio, ... comma-separated")->type_name("LIST");
+            cmd.add_option("--techniques", o->techniques,
+                           "comma-separated, from: rerun (default), suite, order, nio, nio-isolated-class, "
+                           "nio-isolated-method, shuffle, explore, repair, noise")
+                ->type_name("LIST");
             cmd.add_option("--runs", o->runs, "runs per test for rerun (default 10)")->type_name("N");
             cmd.add_option("--isolation", o->isolation, "fresh_jvm (default: one JVM per run) or shared_jvm")->type_name("MODE");
             cmd.add_option("--seed", o->seed, "seed for every randomised choice (default 1)")->type_name("N");
             cmd.add_option("--timeout-seconds", o->timeout_seconds, "deadline of one run (default 60 s + 10 s per test in it)")
                 ->type_name("N");
-            cmd.add_option("--max-runs", o->max_runs, "budget: total runs")->type_name("N");
-            cmd.add_option("--max-seconds", o->max_seconds, "budget: wall time")->type_name("N");
+            cmd.add_option("--max-runs", o->max_runs, "budget: total runs (default " + std::to_string(core::Budget{}.max_runs) + ")")
+                ->type_name("N");
+            cmd.add_option("--max-seconds", o->max_seconds,
+                           "budget: wall time in seconds (default " + std::to_string(core::Budget{}.max_seconds) + ")")
+                ->type_name("N");
             cmd.add_option("--max-orders", o->max_orders, "budget of the order technique: orders tried (default 10, or twice the Tuscan rows of the largest "
                            "class when more, up to 100)")
                 ->type_name("N");

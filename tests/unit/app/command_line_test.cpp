@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "app/cli_commands.hpp"
+#include "scan/techniques.hpp"
 
 using namespace flakescan::app;
 
@@ -98,6 +99,18 @@ TEST_CASE("every subcommand's help prints on stdout and exits 0", "[app][cli]") 
       if (def.reach == Reach::local) CHECK_THAT(p.out, Catch::Contains("accepted, not used"));
     }
   }
+}
+
+TEST_CASE("scan --help lists every technique the daemon runs and the default budgets", "[app][cli]") {
+  // A newcomer could not find suite, repair, noise or nio-isolated-class, nor the budgets that
+  // cut a long rerun short (docs/real-projects.md).
+  auto p = parse({"scan", "--help"});
+  REQUIRE(p.code == 0);
+  auto line = p.out.substr(p.out.find("--techniques"));
+  line = line.substr(0, line.find("--runs"));
+  for (const auto& name : flakescan::scan::technique_names()) CHECK_THAT(line, Catch::Contains(" " + name));
+  CHECK_THAT(p.out, Catch::Contains("budget: total runs (default 2000)"));
+  CHECK_THAT(p.out, Catch::Contains("budget: wall time in seconds (default 1800)"));
 }
 
 TEST_CASE("an unknown option is a usage error worded the same by every subcommand", "[app][cli]") {
