@@ -219,9 +219,11 @@ run_gradle clean clean-project flakeScan -Pflakescan.all=true
 c=$work/clean-project/build/reports/flakescan
 check "the clean scan succeeds" test "$status" -eq 0
 check "verdicts.json: every test of the project, none flaky" \
-  json_check "$c/verdicts.json" 'sorted(by) == ["com.example.GreetingTest#greets", "com.example.GreetingTest#trims", "com.example.JupiterTest#counts", "com.example.StableTest#adds"] and all(v["verdict"] == "not_flaky" for v in by.values())'
-check "summary.md says no flaky test" has "$c/summary.md" "## flakescan: 0 flaky tests out of 4 scanned"
-check "index.html says no flaky test" has "$c/index.html" "<h1>flakescan: 0 flaky tests out of 4 scanned</h1>"
+  json_check "$c/verdicts.json" 'sorted(by) == ["com.example.GreetingTest#greets", "com.example.GreetingTest#trims", "com.example.JupiterTest#counts", "com.example.StableTest#adds", "com.example.TestTaskSettingsTest#seesTheTestTaskSettings"] and all(v["verdict"] == "not_flaky" for v in by.values())'
+check "the test that needs the Test task's systemProperty and jvmArgs passed every run" \
+  json_check "$c/verdicts.json" 'by["com.example.TestTaskSettingsTest#seesTheTestTaskSettings"]["runs"]["passed"] >= 1 and by["com.example.TestTaskSettingsTest#seesTheTestTaskSettings"]["runs"]["failed"] == 0'
+check "summary.md says no flaky test" has "$c/summary.md" "## flakescan: 0 flaky tests out of 5 scanned"
+check "index.html says no flaky test" has "$c/index.html" "<h1>flakescan: 0 flaky tests out of 5 scanned</h1>"
 check "quarantine.txt and the patches exist and are empty" \
   bash -c "test -f '$c/quarantine.txt' && test ! -s '$c/quarantine.txt' && test -f '$c/flakytest-suggestions.patch' && test ! -s '$c/flakytest-suggestions.patch' && test -f '$c/flakescan-repairs.patch' && test ! -s '$c/flakescan-repairs.patch'"
 check "an empty flakescan-repairs.patch is not announced" bash -c "! grep -qF 'flakescan-repairs.patch' '$work/clean.log'"
@@ -229,6 +231,25 @@ check "flakescan.sarif has no result" json_check "$c/flakescan.sarif" 'doc["runs
 check "junit/ holds a passing suite per class" \
   bash -c "grep -qF 'tests=\"2\" failures=\"0\" errors=\"0\" skipped=\"0\"' '$c/junit/TEST-com.example.GreetingTest.xml'"
 check "no annotation outside GitHub Actions" bash -c "test $status -eq 0 && ! grep -qF '::warning' '$work/clean.log'"
+
+# 5b. The test JVMs' options (dry run): the Test task's, then jvmArgs; testTaskJvmArgs=false
+#     leaves the Test task's out; a debugger agent of the Test task never reaches the scan.
+run_gradle jvmargs clean-project flakeScanTest -Pflakescan.dryRun=true -Pflakescan.all=true \
+  "-Pflakescan.jvmArgs=-Duser.timezone=UTC -Xss2m"
+check "the Test task's systemProperty and jvmArgs, then the setting's, reach flakescan scan" \
+  bash -c "test $status -eq 0 && grep -qF -- '--jvm-arg=-Dgreeting.punctuation=! ' '$work/jvmargs.log' && grep -qF -- '--jvm-arg=-Dgreeting.mode=plain ' '$work/jvmargs.log' && grep -qE -- 'greeting.* --jvm-arg=-Duser.timezone=UTC --jvm-arg=-Xss2m$' '$work/jvmargs.log'"
+check "the Test task's assertions setting reaches it too" has "$work/jvmargs.log" "--jvm-arg=-ea"
+run_gradle jvmargsoff clean-project flakeScanTest -Pflakescan.dryRun=true -Pflakescan.all=true \
+  -Pflakescan.testTaskJvmArgs=false -Pflakescan.jvmArgs=-Duser.timezone=UTC
+check "testTaskJvmArgs=false passes only the setting's options" \
+  bash -c "test $status -eq 0 && grep -qF -- '--jvm-arg=-Duser.timezone=UTC' '$work/jvmargsoff.log' && ! grep -qF -- 'greeting' '$work/jvmargsoff.log'"
+printf '\ntest { debug = true }\n' >>"$work/clean-project/build.gradle"
+run_gradle jvmargsdebug clean-project flakeScanTest -Pflakescan.dryRun=true -Pflakescan.all=true
+check "a Test task's debugger agent is left out" \
+  bash -c "test $status -eq 0 && grep -qF -- '--jvm-arg=-Dgreeting.mode=plain' '$work/jvmargsdebug.log' && ! grep -qE -- 'jdwp|-Xdebug' '$work/jvmargsdebug.log'"
+run_gradle jvmargsbad clean-project flakeScanTest -Pflakescan.dryRun=true -Pflakescan.jvmArgs=user.timezone=UTC
+check "a jvmArgs value that is not an option fails with a clear message" \
+  bash -c "test $status -ne 0 && grep -qF \"flakescan: invalid value 'user.timezone=UTC' for jvmArgs (from -Pflakescan.jvmArgs): expected JVM options\" '$work/jvmargsbad.log'"
 
 # 6. Android: connected scans submit the APKs (stand-in Android plugin, dry run: no device here).
 run_gradle android android-project flakeScanConnectedDebugAndroidTest -Pflakescan.dryRun=true \

@@ -47,6 +47,8 @@ public class FlakeScanExtension {
     private final Property<Boolean> githubAnnotations;
     private final Property<String> flakyAnnotation;
     private final Property<String> flakyCategory;
+    private final Property<String> jvmArgs;
+    private final Property<Boolean> testTaskJvmArgs;
 
     @Inject
     public FlakeScanExtension(ObjectFactory objects) {
@@ -78,6 +80,8 @@ public class FlakeScanExtension {
         githubAnnotations = bool(objects, false);
         flakyAnnotation = string(objects, "");
         flakyCategory = string(objects, "");
+        jvmArgs = string(objects, "");
+        testTaskJvmArgs = bool(objects, true);
     }
 
     private static Property<String> string(ObjectFactory objects, String value) {
@@ -106,6 +110,13 @@ public class FlakeScanExtension {
 
     /** {@code suspectsFrom 'ci-results', 'old/TEST-x.xml'}. */
     public void suspectsFrom(Object... values) { suspectsFrom.set(joinList(java.util.Arrays.asList(values))); }
+
+    /** {@code jvmArgs '-Duser.timezone=UTC', '-Xmx1g'}; {@code jvmArgs = '-Duser.timezone=UTC -Xmx1g'} also works. */
+    public void jvmArgs(Object... values) {
+        List<String> parts = new ArrayList<>();
+        for (Object v : values) parts.add(String.valueOf(v).trim());
+        jvmArgs.set(String.join(" ", parts));
+    }
 
     static String joinList(Object value) {
         if (value instanceof Iterable) {
@@ -187,4 +198,17 @@ public class FlakeScanExtension {
 
     /** The JUnit 4 category interface the patch's {@code @Category} names, fully qualified; empty: {@code FlakyTests} in each test's package. The patch adds the interface unless the sources or the classpath have it. Default empty. */
     public Property<String> getFlakyCategory() { return flakyCategory; }
+
+    /**
+     * Extra options of the test JVMs, separated by white space (an option cannot contain any),
+     * after those taken from the Test task. Default empty.
+     */
+    public Property<String> getJvmArgs() { return jvmArgs; }
+
+    /**
+     * Give the test JVMs the options the Test task gives its own ({@code jvmArgs},
+     * {@code systemProperty}, heap sizes, assertions), except a debugger or coverage agent.
+     * Default true.
+     */
+    public Property<Boolean> getTestTaskJvmArgs() { return testTaskJvmArgs; }
 }

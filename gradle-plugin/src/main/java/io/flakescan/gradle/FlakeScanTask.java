@@ -118,6 +118,7 @@ public class FlakeScanTask extends DefaultTask {
         if (s.maxRuns != null) scan.addAll(Arrays.asList("--max-runs", s.maxRuns.toString()));
         if (s.maxSeconds != null) scan.addAll(Arrays.asList("--max-seconds", s.maxSeconds.toString()));
         if (!s.cliStartsDaemon()) scan.addAll(Arrays.asList("--daemon", s.daemon));
+        for (String arg : jvmArgs(s)) scan.add("--jvm-arg=" + arg);
 
         List<String> report = reportCommand(exe, Collections.singletonList(verdicts), reportDir, sourceRoots(),
                 isConnected() ? "" : classpath(), s);
@@ -168,6 +169,31 @@ public class FlakeScanTask extends DefaultTask {
 
     private String subject() {
         return isConnected() ? "connected" + variant + "AndroidTest" : getProject().getTasks().getByName(testTaskName).getPath();
+    }
+
+    /**
+     * The test JVMs' options: the Test task's (as `gradle test` starts its JVMs) unless
+     * testTaskJvmArgs is false, then the jvmArgs setting. Left out of the Test task's: a debugger
+     * agent (flakescan's runner JVM carries its own) and a coverage agent (it would add
+     * flakescan's runs to the build's coverage).
+     */
+    private List<String> jvmArgs(Settings s) {
+        List<String> out = new ArrayList<>();
+        if (!isConnected() && s.testTaskJvmArgs) {
+            for (String arg : ((Test) getProject().getTasks().getByName(testTaskName)).getAllJvmArgs()) {
+                if (isAgentToLeaveOut(arg)) getLogger().info("flakescan: the test JVMs do not get {} of {}", arg, subject());
+                else out.add(arg);
+            }
+        }
+        if (isConnected() && !s.jvmArgs.isEmpty())
+            getLogger().warn("flakescan: jvmArgs apply to local JVM scans only: not given to the device scan {}", subject());
+        if (!isConnected()) out.addAll(s.jvmArgs);
+        return out;
+    }
+
+    static boolean isAgentToLeaveOut(String arg) {
+        return arg.startsWith("-agentlib:jdwp") || arg.startsWith("-Xrunjdwp") || arg.equals("-Xdebug")
+                || (arg.startsWith("-javaagent:") && arg.contains("jacoco"));
     }
 
     /** The test classpath goes to the report too: the patch uses only annotations it has. */

@@ -56,6 +56,8 @@ final class Settings {
     final boolean githubAnnotations;
     final String flakyAnnotation;
     final String flakyCategory;
+    final List<String> jvmArgs;
+    final boolean testTaskJvmArgs;
 
     private final Project project;
 
@@ -91,6 +93,8 @@ final class Settings {
                 : bool("githubAnnotations", ext.getGithubAnnotations()) || "true".equals(System.getenv("GITHUB_ACTIONS"));
         flakyAnnotation = className("flakyAnnotation", text("flakyAnnotation", ext.getFlakyAnnotation()));
         flakyCategory = className("flakyCategory", text("flakyCategory", ext.getFlakyCategory()));
+        jvmArgs = jvmOptions(text("jvmArgs", ext.getJvmArgs()));
+        testTaskJvmArgs = bool("testTaskJvmArgs", ext.getTestTaskJvmArgs());
     }
 
     static Settings read(Project project) {
@@ -193,6 +197,17 @@ final class Settings {
             if (!t.isEmpty()) out.add(t);
         }
         return out;
+    }
+
+    /** White-space separated JVM options, each starting with '-'. */
+    private List<String> jvmOptions(String v) {
+        List<String> out = new ArrayList<>();
+        for (String part : v.trim().split("\\s+")) {
+            if (part.isEmpty()) continue;
+            if (!part.startsWith("-")) throw invalid("jvmArgs", part, "JVM options such as -Duser.timezone=UTC, separated by spaces");
+            out.add(part);
+        }
+        return Collections.unmodifiableList(out);
     }
 
     private List<String> techniques(String v) {
