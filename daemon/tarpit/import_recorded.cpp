@@ -3,6 +3,8 @@
 // The layout and the line schema are in schema/ui-trace-recorded.schema.json.
 #include <algorithm>
 #include <climits>
+#include <cmath>
+#include <optional>
 
 #include <nlohmann/json.hpp>
 
@@ -89,6 +91,18 @@ std::int32_t resolve_path(const Screen& screen, const json& path) {
   return at == 0 ? -1 : static_cast<std::int32_t>(at);
 }
 
+// A tap coordinate: an integer, or a finite number within a screen's reach (recorders write
+// 540.5); a number no int64 holds (6e113) is not a place on a screen. Nothing else.
+std::optional<std::int64_t> coordinate(const nlohmann::json& doc, const char* key) {
+  auto it = doc.find(key);
+  if (it == doc.end()) return std::nullopt;
+  if (it->is_number_integer()) return it->get<std::int64_t>();
+  if (!it->is_number_float()) return std::nullopt;
+  const double v = it->get<double>();
+  if (!std::isfinite(v) || std::fabs(v) > 1e9) return std::nullopt;
+  return static_cast<std::int64_t>(std::floor(v));
+}
+
 // The deepest visible element containing (x, y), or -1.
 std::int32_t resolve_point(const Screen& screen, std::int64_t x, std::int64_t y) {
   std::int32_t found = -1;
@@ -172,8 +186,8 @@ util::Result<Trace> import_recorded(const TraceFiles& files, std::string name, c
     if (auto t = doc.find("target"); t != doc.end() && t->is_array()) {
       screen.source = resolve_path(screen, *t);
       if (screen.source < 0) trace.problems.push_back({where, "target path does not name an element; kept without it"});
-    } else if (doc.contains("x") && doc.contains("y") && doc["x"].is_number() && doc["y"].is_number()) {
-      screen.source = resolve_point(screen, doc["x"].get<std::int64_t>(), doc["y"].get<std::int64_t>());
+    } else if (auto x = coordinate(doc, "x"), y = coordinate(doc, "y"); x && y) {
+      screen.source = resolve_point(screen, *x, *y);
     }
     trace.screens.push_back(std::move(screen));
   }

@@ -136,3 +136,27 @@ TEST_CASE("bounds strings", "[tarpit][import]") {
   CHECK_FALSE(parse_bounds("", b));
   CHECK_FALSE(parse_bounds("[0,0][1,1]x", b));
 }
+
+TEST_CASE("a tap's x and y: fractional ones resolve, ones beyond any screen are left without a source", "[tarpit][import]") {
+  // Found by the fuzzer (corpus file tar-recorded-tap-beyond-int64): 6e113 was converted to an
+  // int64, which is undefined behaviour.
+  DiskTraceFiles disk(fixtures / "recorded-small");
+  const std::string dump = *disk.read("screens/0002.xml");
+  auto with_tap = [&](const std::string& x, const std::string& y) {
+    MemoryTraceFiles files;  // holds views: the texts must outlive it
+    const std::string actions = "{\"ts\": 1700000001000, \"screen\": \"screens/0002.xml\", \"activity\": "
+                                "\"com.example.notes/.SyncActivity\", \"action\": \"long_click\", \"x\": " + x + ", \"y\": " + y + "}\n";
+    files.add("actions.jsonl", actions);
+    files.add("screens/0002.xml", dump);
+    auto t = import_recorded(files, "taps");
+    REQUIRE(t);
+    REQUIRE(t->screens.size() == 1);
+    return t->screens[0].source;
+  };
+  const auto whole = with_tap("500", "250");
+  CHECK(whole >= 0);
+  CHECK(with_tap("500.75", "250.5") == whole);
+  CHECK(with_tap("6e113", "250") == -1);
+  CHECK(with_tap("-1e300", "250") == -1);
+  CHECK(with_tap("\"500\"", "250") == -1);
+}
