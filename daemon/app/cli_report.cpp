@@ -57,18 +57,19 @@ int run_report(const ReportCommandOptions& o, const CommonOptions& common) {
   const std::size_t not_flaky = report::count_kind(r, core::VerdictKind::not_flaky);
   const std::size_t not_run = report::count_kind(r, core::VerdictKind::could_not_run);
   const std::size_t failing = report::count_kind(r, core::VerdictKind::failing);
+  const std::size_t skipped = report::count_kind(r, core::VerdictKind::skipped);
   if (common.json) {
     nlohmann::json written = nlohmann::json::array();
     for (const auto& f : outcome->written) written.push_back(f.string());
-    nlohmann::json out{{"flaky", flaky}, {"not_flaky", not_flaky}, {"could_not_run", not_run}, {"failing", failing},
+    nlohmann::json out{{"flaky", flaky}, {"not_flaky", not_flaky}, {"could_not_run", not_run}, {"failing", failing}, {"skipped", skipped},
                        {"out_dir", options.out_dir.string()}, {"written", written}};
     std::printf("%s\n", out.dump(2).c_str());
   }
   // CI scripts and the Gradle plugin read this line's first three counts
   // (ci-templates/action/scripts/publish.sh, FlakeScanTask): new counts go after them.
   if (!common.quiet) {
-    std::fprintf(stderr, "flakescan report: %zu flaky, %zu not flaky, %zu could not run, %zu failing; reports in %s\n", flaky,
-                 not_flaky, not_run, failing, options.out_dir.string().c_str());
+    std::fprintf(stderr, "flakescan report: %zu flaky, %zu not flaky, %zu could not run, %zu failing, %zu skipped; reports in %s\n",
+                 flaky, not_flaky, not_run, failing, skipped, options.out_dir.string().c_str());
   }
   return 0;
 }

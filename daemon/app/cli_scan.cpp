@@ -64,7 +64,7 @@ void print_summary(const json& file) {
   size_t width = 20;
   for (const auto& v : verdicts) width = std::max(width, v["test"].get<std::string>().size());
   std::printf("%-13s  %-15s  %-9s  %-*s  %s\n", "VERDICT", "CATEGORY", "FAILED", int(width), "TEST", "WHY");
-  int flaky = 0, stable = 0, failing = 0, not_run = 0;
+  int flaky = 0, stable = 0, failing = 0, not_run = 0, skipped = 0;
   for (const auto& v : verdicts) {
     std::string verdict = v["verdict"], category = v["category"].is_string() ? v["category"].get<std::string>() : "-";
     if (auto all = v.find("categories"); all != v.end() && all->is_array() && all->size() > 1) {
@@ -92,11 +92,14 @@ void print_summary(const json& file) {
       ++stable;
     } else if (verdict == "failing") {
       ++failing;
+    } else if (verdict == "skipped") {
+      ++skipped;
     } else {
       ++not_run;
     }
   }
-  std::printf("\n%zu tests: %d flaky, %d not flaky, %d failing, %d could not run\n", verdicts.size(), flaky, stable, failing, not_run);
+  std::printf("\n%zu tests: %d flaky, %d not flaky, %d failing, %d could not run, %d skipped\n", verdicts.size(), flaky, stable, failing,
+              not_run, skipped);
 }
 
 std::string check(ScanOptions& o) {

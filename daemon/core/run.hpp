@@ -66,6 +66,11 @@ struct RunSpec {
   // Set: the run is made on the shuffling JDK (technique `shuffle`). Backends that cannot do
   // it refuse the run (unsupported).
   std::optional<ShuffleSpec> shuffle;
+  // Positions in `tests` where a new run of a class begins although the entry before it is of
+  // the same class: its @BeforeClass/@BeforeAll and static state set up there run again, in the
+  // same JVM (nio-isolated-class runs each class twice this way). Ascending, each in
+  // 1..tests.size()-1. Without them, consecutive entries of one class are one run of it.
+  std::vector<std::size_t> class_run_starts;
 };
 
 struct RunReport {

@@ -9,6 +9,7 @@ std::string_view verdict_name(VerdictKind kind) {
     case VerdictKind::flaky: return "flaky";
     case VerdictKind::not_flaky: return "not_flaky";
     case VerdictKind::failing: return "failing";
+    case VerdictKind::skipped: return "skipped";
     case VerdictKind::could_not_run: return "could_not_run";
   }
   return "could_not_run";
@@ -39,9 +40,10 @@ int category_rank(Category c) { return c == Category::none ? 0 : c == Category::
 
 int rank(const Verdict& v) {
   switch (v.verdict) {
-    case VerdictKind::flaky: return 3 + category_rank(v.category);
-    case VerdictKind::not_flaky: return 3;
-    case VerdictKind::failing: return 2;
+    case VerdictKind::flaky: return 4 + category_rank(v.category);
+    case VerdictKind::not_flaky: return 4;
+    case VerdictKind::failing: return 3;
+    case VerdictKind::skipped: return 2;
     case VerdictKind::could_not_run: return 1;
   }
   return 0;
@@ -146,6 +148,16 @@ Verdict honest_verdict(Verdict v) {
     if (!v.evidence.failing_run && failing) v.evidence.failing_run = failing->evidence.failing_run;
   }
   if (v.verdict == VerdictKind::flaky && v.category == Category::none) v.category = Category::unknown;
+  // Runs reached the test and every one skipped it: the test says it does not apply here,
+  // which no technique could change; the scan did not fail to run it.
+  if (v.verdict == VerdictKind::could_not_run && v.runs.skipped > 0 && v.runs.passed == 0 && v.runs.failed == 0) {
+    v.verdict = VerdictKind::skipped;
+    v.category = Category::none;
+    const std::string& said = v.evidence.reason;
+    const std::string why = said.starts_with("skipped: ") ? said.substr(9) : said;
+    v.evidence.reason = "skipped in " + std::string(v.runs.skipped == 1 ? "the run" : "all " + std::to_string(v.runs.skipped) + " runs") +
+                        " that reached it (@Ignore, @Disabled or a failed assumption)" + (why.empty() ? "" : ": " + why);
+  }
   return v;
 }
 

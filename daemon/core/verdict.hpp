@@ -18,7 +18,9 @@
 namespace flakescan::core {
 
 // failing: failed every run that reached it (broken, not flaky); never mixed up with not_flaky.
-enum class VerdictKind { flaky, not_flaky, failing, could_not_run };
+// skipped: every run that reached it skipped it (@Ignore, @Disabled, a failed assumption): it
+// ran, and said it does not apply; not a problem of the scan (could_not_run).
+enum class VerdictKind { flaky, not_flaky, failing, skipped, could_not_run };
 // implementation_dependent: the test reads an order the Java API leaves unspecified
 // (HashMap iteration, getDeclaredMethods, ...): it passes on this JDK and fails under a
 // shuffled order (technique `shuffle`).

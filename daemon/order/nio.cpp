@@ -1,4 +1,5 @@
 // Technique `nio`: non-idempotent-outcome tests (docs/order.md).
+#include <cstdint>
 #include <map>
 #include <set>
 
@@ -27,29 +28,46 @@ std::vector<std::string> twice_each(const std::vector<std::string>& tests) {
   return out;
 }
 
-// A test that ran twice in a row in one JVM: where, and what happened each time.
+// A test that ran twice in one JVM (in a row, or in two runs of its class): where, and what
+// happened each time.
 struct Pair {
   size_t run = 0;
-  size_t pos = 0;  // of the first execution
-  Outcome first = Outcome::infra;
-  Outcome second = Outcome::infra;
-  bool nio() const { return first == Outcome::pass && core::is_failure(second); }
+  size_t pos = 0;     // of the first execution
+  size_t second = 0;  // position of the second execution
+  Outcome first_outcome = Outcome::infra;
+  Outcome second_outcome = Outcome::infra;
+  bool nio() const { return first_outcome == Outcome::pass && core::is_failure(second_outcome); }
 };
 
+// Each test's first two executions in each run, in the order of their first execution.
 std::vector<std::pair<std::string, Pair>> pairs_in(const Runner& runner, const std::vector<size_t>& runs) {
   std::vector<std::pair<std::string, Pair>> out;
   for (size_t r : runs) {
     const auto& run = runner.at(r);
     const auto& ts = run.spec.tests;
-    for (size_t i = 0; i + 1 < ts.size();) {
-      if (ts[i] != ts[i + 1]) {
-        ++i;
+    std::map<std::string, size_t> first;  // test -> its index in `out`, until its second execution
+    for (size_t i = 0; i < ts.size(); ++i) {
+      auto [it, is_first] = first.try_emplace(ts[i], out.size());
+      if (is_first) {
+        out.push_back({ts[i], Pair{r, i, i, run.report.outcome_at(i), Outcome::infra}});
         continue;
       }
-      out.push_back({ts[i], Pair{r, i, run.report.outcome_at(i), run.report.outcome_at(i + 1)}});
-      i += 2;
+      if (it->second == SIZE_MAX) continue;  // a third execution
+      auto& p = out[it->second].second;
+      p.second = i;
+      p.second_outcome = run.report.outcome_at(i);
+      it->second = SIZE_MAX;
     }
   }
+  std::erase_if(out, [](const auto& p) { return p.second.second == p.second.pos; });  // ran once
+  return out;
+}
+
+// The class runs of `starts` that lie inside the first `size` entries, as the details text.
+std::string starts_text(const std::vector<size_t>& starts, size_t size) {
+  std::string out;
+  for (size_t s : starts)
+    if (s < size) out += (out.empty() ? "" : ",") + std::to_string(s);
   return out;
 }
 
@@ -84,12 +102,23 @@ util::Result<std::vector<core::Verdict>> detect_nio(const core::TechniqueInput& 
     s.purpose = std::move(purpose);
     specs.push_back(std::move(s));
   };
+  // The class mode runs each class twice in one JVM, the second time as a new run of the class,
+  // so what its @BeforeClass/@BeforeAll or static initialisation leaves behind is seen too.
+  const bool class_twice = mode == NioMode::isolated_class;
+  auto twice_in_one_jvm = [&](std::vector<std::string> ts, std::string purpose) {
+    core::RunSpec s;
+    s.tests = ts;
+    s.tests.insert(s.tests.end(), ts.begin(), ts.end());
+    s.class_run_starts = {ts.size()};
+    s.purpose = std::move(purpose);
+    specs.push_back(std::move(s));
+  };
   switch (mode) {
     case NioMode::entire_suite: add(tests, "nio entire-suite"); break;
     case NioMode::isolated_class:
       for (auto& g : group_by_class(tests)) {
         std::string cls(class_of(g.front()));
-        add(std::move(g), "nio isolated-class: " + cls);
+        twice_in_one_jvm(std::move(g), "nio isolated-class: " + cls + " twice");
       }
       break;
     case NioMode::isolated_method:
@@ -126,7 +155,8 @@ util::Result<std::vector<core::Verdict>> detect_nio(const core::TechniqueInput& 
       for (int k = 0; k < kNioConfirmRuns; ++k) {
         core::RunSpec s;
         s.tests = {t, t};
-        s.purpose = "nio confirm " + std::to_string(k + 1) + " isolated-method: " + t;
+        if (class_twice) s.class_run_starts = {1};
+        s.purpose = "nio confirm " + std::to_string(k + 1) + (class_twice ? " its class twice: " : " isolated-method: ") + t;
         confirm.push_back(std::move(s));
       }
     auto made = runner.run_all(std::move(confirm));
@@ -134,7 +164,7 @@ util::Result<std::vector<core::Verdict>> detect_nio(const core::TechniqueInput& 
     if (!made && !stopped) stopped = made.error();
     if (made)
       for (auto& p : pairs_in(runner, *made)) {
-        if (!core::is_observation(p.second.first) || !core::is_observation(p.second.second)) continue;
+        if (!core::is_observation(p.second.first_outcome) || !core::is_observation(p.second.second_outcome)) continue;
         ++seen[p.first];
         if (p.second.nio()) ++confirmations[p.first];
       }
@@ -160,13 +190,16 @@ util::Result<std::vector<core::Verdict>> detect_nio(const core::TechniqueInput& 
       e.role = "nio";
       e.reproducer = {t, t};
       e.passing_order = {t};
+      if (class_twice) e.details["class_run_starts"] = "1";
       // One run holds both: the first execution passed, the second failed.
       e.passing_run = runner.at(p.run).id;
       e.failing_run = runner.at(p.run).id;
       e.details["mode"] = mode_name;
       e.details["polluter"] = "itself";
       e.details["nio_confirmations"] = std::to_string(kNioConfirmRuns) + "/" + std::to_string(kNioConfirmRuns);
-      e.reason = "passes when run once and fails when run a second time in the same JVM";
+      e.reason = class_twice ? "passes when its class runs once and fails when the class runs a second time in the same JVM "
+                               "(alone in its class: its @BeforeClass/@BeforeAll runs again)"
+                             : "passes when run once and fails when run a second time in the same JVM";
       out.push_back(std::move(v));
     } else if (auto u = unconfirmed.find(t); u != unconfirmed.end()) {
       // Failed on its second execution only after other tests: evidence of flakiness, but
@@ -181,8 +214,10 @@ util::Result<std::vector<core::Verdict>> detect_nio(const core::TechniqueInput& 
       v.runs = count_runs(runner, t);
       auto& e = v.evidence;
       e.failures = failure_groups(runner, t);
-      e.reproducer.assign(run.spec.tests.begin(), run.spec.tests.begin() + static_cast<long>(p.pos) + 2);
+      e.reproducer.assign(run.spec.tests.begin(), run.spec.tests.begin() + static_cast<long>(p.second) + 1);
       e.passing_order.assign(run.spec.tests.begin(), run.spec.tests.begin() + static_cast<long>(p.pos) + 1);
+      if (auto starts = starts_text(run.spec.class_run_starts, e.reproducer.size()); !starts.empty())
+        e.details["class_run_starts"] = starts;
       e.passing_run = run.id;
       e.failing_run = run.id;
       e.details["mode"] = mode_name;

@@ -1,5 +1,6 @@
 #include "order/runner.hpp"
 
+#include <algorithm>
 #include <utility>
 
 #include "util/log.hpp"
@@ -57,7 +58,10 @@ core::RunSpec Runner::spec(std::vector<std::string> tests, std::string purpose, 
 size_t Runner::record(core::RecordedRun run) {
   size_t index = history_.size();
   std::uint64_t h = fnv_offset;
+  const auto& starts = run.spec.class_run_starts;
   for (size_t i = 0; i < run.spec.tests.size(); ++i) {
+    // A new run of a class is another prefix than the same ids in one run of it.
+    if (std::find(starts.begin(), starts.end(), i) != starts.end()) h = mix(h, "|");
     h = mix(h, run.spec.tests[i]);
     auto outcome = run.report.outcome_at(i);
     // Only real observations go in the cache: an infra outcome says nothing about the test.
@@ -81,8 +85,12 @@ std::optional<size_t> Runner::first_cut_short(const core::RecordedRun& run) cons
 
 util::Result<std::vector<size_t>> Runner::run(std::vector<std::string> tests, std::string purpose,
                                               std::uint64_t seed, bool continue_after_crash) {
+  return run(spec(std::move(tests), std::move(purpose), seed), continue_after_crash);
+}
+
+util::Result<std::vector<size_t>> Runner::run(core::RunSpec current, bool continue_after_crash) {
+  current.technique = technique_;
   std::vector<size_t> made;
-  auto current = spec(std::move(tests), std::move(purpose), seed);
   for (int attempt = 0;; ++attempt) {
     if (auto why = exhausted()) {
       if (made.empty()) return std::unexpected(*why);
@@ -103,13 +111,22 @@ util::Result<std::vector<size_t>> Runner::run(std::vector<std::string> tests, st
     if (*cut + 1 >= ran.size()) return made;
     util::logger("order")->info("run {} ended early at {} ({}); running it again without that test",
                                 history_[index].id, ran[*cut], history_[index].report.infra_reason);
-    current = spec(without(ran, *cut), again_purpose(history_[index].spec.purpose, ran[*cut]), seed);
+    current = without(history_[index].spec, *cut);
   }
 }
 
-std::vector<std::string> Runner::without(const std::vector<std::string>& tests, size_t cut) {
-  std::vector<std::string> out(tests.begin(), tests.begin() + static_cast<long>(cut));
-  out.insert(out.end(), tests.begin() + static_cast<long>(cut) + 1, tests.end());
+core::RunSpec Runner::without(const core::RunSpec& ran, size_t cut) {
+  core::RunSpec out = ran;
+  out.tests.erase(out.tests.begin() + static_cast<long>(cut));
+  out.purpose = again_purpose(ran.purpose, ran.tests[cut]);
+  // A class run that began at the cut entry now begins at the entry after it.
+  out.class_run_starts.clear();
+  for (size_t s : ran.class_run_starts) {
+    size_t moved = s > cut ? s - 1 : s;
+    if (moved > 0 && moved < out.tests.size() &&
+        (out.class_run_starts.empty() || out.class_run_starts.back() != moved))
+      out.class_run_starts.push_back(moved);
+  }
   return out;
 }
 
@@ -140,7 +157,7 @@ util::Result<std::vector<size_t>> Runner::run_all(std::vector<core::RunSpec> spe
     if (!cut || *cut + 1 >= ran.spec.tests.size()) continue;
     util::logger("order")->info("run {} ended early at {} ({}); running it again without that test", ran.id,
                                 ran.spec.tests[*cut], ran.report.infra_reason);
-    auto more = run(without(ran.spec.tests, *cut), again_purpose(ran.spec.purpose, ran.spec.tests[*cut]), ran.spec.seed);
+    auto more = run(without(ran.spec, *cut));
     if (!more) {
       if (more.error().code == util::Errc::cancelled) return std::unexpected(more.error());
       break;  // budget spent: keep what ran

@@ -42,6 +42,8 @@ class Runner {
   // entries it produced (the first is the run itself).
   util::Result<std::vector<size_t>> run(std::vector<std::string> tests, std::string purpose,
                                         std::uint64_t seed = 0, bool continue_after_crash = true);
+  // The same for a spec of the caller's (its class_run_starts kept).
+  util::Result<std::vector<size_t>> run(core::RunSpec spec, bool continue_after_crash = true);
 
   // Several runs in parallel (RunLog::run_all). When the budget allows only some of them,
   // the first ones run; the result has one history index per spec that ran, in spec order,
@@ -74,8 +76,8 @@ class Runner {
   core::RunSpec spec(std::vector<std::string> tests, std::string purpose, std::uint64_t seed) const;
   size_t record(core::RecordedRun run);
   std::optional<size_t> first_cut_short(const core::RecordedRun& run) const;
-  // `tests` without entry `cut`, and the purpose of that run.
-  static std::vector<std::string> without(const std::vector<std::string>& tests, size_t cut);
+  // `ran` without entry `cut` (its class runs kept), with the purpose of that run.
+  static core::RunSpec without(const core::RunSpec& ran, size_t cut);
   static std::string again_purpose(const std::string& purpose, const std::string& ended);
   bool unrun(const core::RecordedRun& run);
 

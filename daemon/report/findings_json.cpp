@@ -62,7 +62,8 @@ util::Result<std::vector<core::Finding>> parse_findings(const json& array, const
     f.technique = j.value("technique", "");
     const std::string kind = j.value("verdict", "");
     bool known = false;
-    for (auto k : {core::VerdictKind::flaky, core::VerdictKind::not_flaky, core::VerdictKind::failing, core::VerdictKind::could_not_run})
+    for (auto k : {core::VerdictKind::flaky, core::VerdictKind::not_flaky, core::VerdictKind::failing, core::VerdictKind::skipped,
+                   core::VerdictKind::could_not_run})
       if (core::verdict_name(k) == kind) f.verdict = k, known = true;
     if (!known) return util::fail(Errc::malformed, w + ": unknown verdict \"" + kind + "\"");
     if (auto c = j.find("category"); c != j.end() && c->is_string()) {

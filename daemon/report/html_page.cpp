@@ -42,6 +42,7 @@ td.num{text-align:right;font-variant-numeric:tabular-nums}
 .v-flaky{background:#fff8c5;color:#6a4200;border-color:#d4a72c}
 .v-failing{background:#ffebe9;color:#a40e26;border-color:#ff8182}
 .v-not_flaky{background:#dafbe1;color:#116329;border-color:#4ac26b}
+.v-skipped{background:#fff;color:#424a53;border-color:#afb8c1}
 .v-could_not_run{background:#eaeef2;color:#424a53;border-color:#afb8c1}
 .tag{background:#ddf4ff;color:#0a3069;border-color:#54aeff;font-weight:500}
 .tag.off{background:#fff;color:var(--muted);border-color:var(--line);text-decoration:line-through}
@@ -141,6 +142,7 @@ std::string verdict_badge(core::VerdictKind kind) {
   std::string label = kind == core::VerdictKind::flaky       ? "flaky"
                       : kind == core::VerdictKind::not_flaky ? "not flaky"
                       : kind == core::VerdictKind::failing   ? "failing every run"
+                      : kind == core::VerdictKind::skipped   ? "skipped"
                                                              : "could not run";
   return "<span class=\"badge v-" + name + "\">" + label + "</span>";
 }

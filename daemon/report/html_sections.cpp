@@ -201,6 +201,7 @@ constexpr Group groups[] = {
     {core::VerdictKind::flaky, "flaky", "Flaky tests"},
     {core::VerdictKind::failing, "failing", "Failing in every run (broken, not flaky)"},
     {core::VerdictKind::could_not_run, "could-not-run", "Could not run"},
+    {core::VerdictKind::skipped, "skipped", "Skipped"},
     {core::VerdictKind::not_flaky, "not-flaky", "Not flaky"},
 };
 
@@ -302,6 +303,7 @@ std::string render_html(const Report& report) {
   for (auto [kind, id, label] : {std::tuple{core::VerdictKind::flaky, "flaky", "Flaky"},
                                  std::tuple{core::VerdictKind::failing, "failing", "Failing"},
                                  std::tuple{core::VerdictKind::could_not_run, "could-not-run", "Could not run"},
+                                 std::tuple{core::VerdictKind::skipped, "skipped", "Skipped"},
                                  std::tuple{core::VerdictKind::not_flaky, "not-flaky", "Not flaky"}})
     if (count_kind(report, kind)) page.nav += std::string("<li><a href=\"#") + id + "\">" + label + "</a></li>";
   page.nav += "</ul>";

@@ -109,7 +109,7 @@ std::string render_sarif(const Report& report) {
   json results = json::array();
   for (const auto& le : report.entries) {
     const auto& v = le.entry.verdict;
-    if (v.verdict == core::VerdictKind::not_flaky) continue;
+    if (v.verdict == core::VerdictKind::not_flaky || v.verdict == core::VerdictKind::skipped) continue;
     const std::size_t idx = rule_index(v);
     std::string text = v.verdict == core::VerdictKind::flaky     ? "Flaky test " + v.test + ": " + evidence_sentence(v)
                        : v.verdict == core::VerdictKind::failing ? "Test " + v.test + " failed in every run: " + v.evidence.reason

@@ -32,6 +32,7 @@ std::string render_summary(const Report& report) {
   const auto clean = count_kind(report, core::VerdictKind::not_flaky);
   const auto unrun = count_kind(report, core::VerdictKind::could_not_run);
   const auto failing = count_kind(report, core::VerdictKind::failing);
+  const auto skipped = count_kind(report, core::VerdictKind::skipped);
   std::string out = "## flakescan: " + std::to_string(flaky) + (flaky == 1 ? " flaky test" : " flaky tests") +
                     " out of " + std::to_string(report.entries.size()) + " scanned\n\n";
   out += "Scan `" + markdown_cell(report.scan.id) + "`: " + markdown_cell(report.scan.state);
@@ -44,8 +45,9 @@ std::string render_summary(const Report& report) {
   if (report.scan.seed) out += ", seed " + std::to_string(*report.scan.seed);
   out += ".\n\n";
   if (!report.scan.error.empty()) out += "> **The scan did not complete:** " + markdown_cell(report.scan.error) + "\n\n";
-  out += "| Flaky | Not flaky | Failing | Could not run |\n|---:|---:|---:|---:|\n| " + std::to_string(flaky) + " | " +
-         std::to_string(clean) + " | " + std::to_string(failing) + " | " + std::to_string(unrun) + " |\n\n";
+  out += "| Flaky | Not flaky | Failing | Could not run | Skipped |\n|---:|---:|---:|---:|---:|\n| " + std::to_string(flaky) +
+         " | " + std::to_string(clean) + " | " + std::to_string(failing) + " | " + std::to_string(unrun) + " | " +
+         std::to_string(skipped) + " |\n\n";
 
   if (flaky > 0) {
     out += "### Flaky tests\n\n| Test | Category | Runs | Technique | Evidence |\n|---|---|---|---|---|\n";
@@ -89,6 +91,17 @@ std::string render_summary(const Report& report) {
       out += "| " + test_cell(le) + " | " + runs_failed_phrase(v.runs) + " | " + markdown_cell(v.evidence.reason) + " |\n";
     }
     out += "\n";
+  }
+  if (skipped > 0) {
+    out += "<details><summary>" + std::to_string(skipped) + " skipped</summary>\n\n";
+    std::size_t rows = 0;
+    for (const auto& le : report.entries) {
+      const auto& v = le.entry.verdict;
+      if (v.verdict != core::VerdictKind::skipped) continue;
+      if (++rows > max_rows) break;
+      out += "- `" + markdown_cell(v.test) + "`: " + markdown_cell(v.evidence.reason) + "\n";
+    }
+    out += "\n</details>\n\n";
   }
   if (clean > 0) {
     out += "<details><summary>" + std::to_string(clean) + " not flaky</summary>\n\n";

@@ -105,6 +105,7 @@ util::Result<core::VerdictKind> parse_kind(const std::string& s, const std::stri
   if (s == "flaky") return core::VerdictKind::flaky;
   if (s == "not_flaky") return core::VerdictKind::not_flaky;
   if (s == "failing") return core::VerdictKind::failing;
+  if (s == "skipped") return core::VerdictKind::skipped;
   if (s == "could_not_run") return core::VerdictKind::could_not_run;
   return util::fail(Errc::malformed, where + ": unknown verdict \"" + s + "\"");
 }

@@ -1,6 +1,7 @@
 #include "scan/scan_manager.hpp"
 
 #include <algorithm>
+#include <charconv>
 #include <filesystem>
 #include <map>
 #include <random>
@@ -394,9 +395,24 @@ util::Result<nlohmann::json> ScanManager::replay(const std::string& id, const nl
   EventLog scratch;
   ScanRunLog runs(**executor, RunLogTarget{id, store_, scratch, cancel, done, planned}, (*executor)->parallelism(),
                   request->timeout_seconds, std::chrono::steady_clock::time_point::max());
+  // Where the reproducer runs a class again (nio-isolated-class: "1" for t | t).
+  std::vector<size_t> class_run_starts;
+  if (evidence.contains("details") && evidence["details"].contains("class_run_starts") &&
+      evidence["details"]["class_run_starts"].is_string()) {
+    std::string text = evidence["details"]["class_run_starts"].get<std::string>();
+    for (size_t at = 0; at < text.size();) {
+      size_t comma = text.find(',', at);
+      if (comma == std::string::npos) comma = text.size();
+      size_t pos = 0;
+      auto [end, ec] = std::from_chars(text.data() + at, text.data() + comma, pos);
+      if (ec == std::errc{} && end == text.data() + comma && pos > 0 && pos < reproducer.size()) class_run_starts.push_back(pos);
+      at = comma + 1;
+    }
+  }
   std::vector<core::RunSpec> specs(static_cast<size_t>(runs_wanted));
   for (int i = 0; i < runs_wanted; ++i) {
     specs[i].tests = reproducer;
+    specs[i].class_run_starts = class_run_starts;
     specs[i].technique = "replay";
     specs[i].purpose = "replay " + std::to_string(i + 1) + "/" + std::to_string(runs_wanted) + " of " + test;
     specs[i].seed = request->seed;

@@ -59,6 +59,16 @@ std::vector<std::string> parse_string_array(const std::string& text) {
   return out;
 }
 
+// '' or a JSON array of non-negative integers (RunSpec::class_run_starts).
+std::vector<std::size_t> parse_positions(const std::string& text) {
+  std::vector<std::size_t> out;
+  if (text.empty()) return out;
+  auto j = nlohmann::json::parse(text, nullptr, false);
+  if (j.is_array())
+    for (auto& e : j) if (e.is_number_unsigned()) out.push_back(e.get<std::size_t>());
+  return out;
+}
+
 const char* scan_columns =
     "SELECT id, state, request, backend, techniques, seed, created_at, COALESCE(started_at,''), "
     "COALESCE(finished_at,''), COALESCE(error,''), tests_total, runs_planned, "
@@ -216,11 +226,12 @@ util::Result<std::int64_t> Store::record_run(const std::string& scan_id, const c
   };
   Statement run(db_,
                 "INSERT INTO runs(scan_id, technique, purpose, seed, tests, exit_code, signal, timed_out, infra_reason, "
-                "wall_ms, log_path, finished_at, shuffle) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)");
+                "wall_ms, log_path, finished_at, shuffle, class_run_starts) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
   run.bind(scan_id).bind(spec.technique).bind(spec.purpose).bind(std::int64_t(spec.seed))
       .bind(nlohmann::json(spec.tests).dump()).bind(report.exit_code).bind(report.signal).bind(int(report.timed_out))
       .bind(report.infra_reason).bind(report.wall_ms).bind(report.log_path).bind(util::utc_timestamp())
-      .bind(shuffle_spec_text(spec.shuffle));
+      .bind(shuffle_spec_text(spec.shuffle))
+      .bind(spec.class_run_starts.empty() ? std::string() : nlohmann::json(spec.class_run_starts).dump());
   if (run.step() != SQLITE_DONE) return rollback(sql_error(db_, "recording run"));
   std::int64_t run_id = sqlite3_last_insert_rowid(db_);
   for (size_t i = 0; i < report.results.size(); ++i) {
@@ -261,8 +272,8 @@ util::Result<bool> read_results(sqlite3* db, core::RecordedRun& run) {
 }
 
 const char* run_columns =
-    "SELECT id, technique, purpose, seed, tests, exit_code, signal, timed_out, infra_reason, wall_ms, log_path, shuffle "
-    "FROM runs ";
+    "SELECT id, technique, purpose, seed, tests, exit_code, signal, timed_out, infra_reason, wall_ms, log_path, shuffle, "
+    "class_run_starts FROM runs ";
 
 core::RecordedRun read_run(const Statement& s) {
   core::RecordedRun r;
@@ -278,6 +289,7 @@ core::RecordedRun read_run(const Statement& s) {
   r.report.wall_ms = s.real(9);
   r.report.log_path = s.text(10);
   r.spec.shuffle = parse_shuffle_spec(s.text(11));
+  r.spec.class_run_starts = parse_positions(s.text(12));
   return r;
 }
 

@@ -47,6 +47,20 @@ util::Result<void> vm_started(core::Vm& vm, core::Deadline deadline) {
   return {};
 }
 
+// The runner's tests file: one id per line, and a line "|" before an entry that begins a new
+// run of its class (RunSpec::class_run_starts).
+std::vector<std::string> runner_test_lines(const core::RunSpec& spec) {
+  std::vector<std::string> lines;
+  lines.reserve(spec.tests.size() + spec.class_run_starts.size());
+  auto start = spec.class_run_starts.begin();
+  for (std::size_t i = 0; i < spec.tests.size(); ++i) {
+    while (start != spec.class_run_starts.end() && *start < i) ++start;
+    if (start != spec.class_run_starts.end() && *start == i && i > 0) lines.push_back("|");
+    lines.push_back(spec.tests[i]);
+  }
+  return lines;
+}
+
 util::Result<bool> write_lines(const fs::path& path, const std::vector<std::string>& lines) {
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
   for (const auto& l : lines) out << l << '\n';
@@ -255,7 +269,7 @@ util::Result<LocalJvmExecutor::Shuffled> LocalJvmExecutor::shuffled_launch(const
 
 util::Result<core::RunReport> LocalJvmExecutor::run(const core::RunSpec& spec, const core::CancelFlag& cancel) {
   auto files = next_run_files();
-  if (auto w = write_lines(files.tests, spec.tests); !w) return std::unexpected(w.error());
+  if (auto w = write_lines(files.tests, runner_test_lines(spec)); !w) return std::unexpected(w.error());
   std::optional<Shuffled> shuffle;
   if (spec.shuffle) {
     auto launch = shuffled_launch(*spec.shuffle, files);
@@ -279,7 +293,7 @@ util::Result<core::RunReport> LocalJvmExecutor::run_debugged(const core::RunSpec
                                                              const DriveFn& drive) {
   if (spec.shuffle) return util::fail(util::Errc::unsupported, "a shuffled run cannot be made under the debugger");
   auto files = next_run_files();
-  if (auto w = write_lines(files.tests, spec.tests); !w) return std::unexpected(w.error());
+  if (auto w = write_lines(files.tests, runner_test_lines(spec)); !w) return std::unexpected(w.error());
   auto started = std::chrono::steady_clock::now();
   auto launched = jdwp::launch({.argv = command("run", files.tests, files.results, spec.classpath_prepend),
                                  .working_dir = config_.test_dir.string(),

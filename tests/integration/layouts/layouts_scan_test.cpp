@@ -127,8 +127,10 @@ TEST_CASE("jvm-layouts: rerun, order and nio on class directories: the parameter
   check_exits(verdict_for(file, exits));
   const json& d = verdict_for(file, disabled);
   INFO(d.dump(2));
-  CHECK(d["verdict"] == "could_not_run");
-  CHECK(d["evidence"]["reason"].get<std::string>().find("skipped: waits for the tax service") != std::string::npos);
+  // @Disabled: skipped (it ran and said it does not apply), not a scan that could not run it.
+  CHECK(d["verdict"] == "skipped");
+  CHECK(d["evidence"]["reason"].get<std::string>().find("@Disabled") != std::string::npos);
+  CHECK(d["evidence"]["reason"].get<std::string>().find("waits for the tax service") != std::string::npos);
   // Every technique's finding says why, not only rerun's.
   for (const auto& [test, said] : {std::pair{exits, exit_message}, std::pair{disabled, std::string("waits for the tax service")}}) {
     const json& x = verdict_for(file, test);
@@ -157,7 +159,7 @@ TEST_CASE("jvm-layouts: suite over the whole example: rounds continue after Syst
     INFO(verdict_for(file, t).dump(2));
     CHECK(verdict_for(file, t)["verdict"] == "not_flaky");
   }
-  CHECK(verdict_for(file, disabled)["verdict"] == "could_not_run");
+  CHECK(verdict_for(file, disabled)["verdict"] == "skipped");
 }
 
 TEST_CASE("jvm-layouts: explore on class directories: the async-wait race of an Android-style test is found",

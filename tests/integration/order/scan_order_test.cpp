@@ -98,3 +98,76 @@ TEST_CASE("a scan with rerun, order and nio finds the victim and the NIO test, a
   }
   scans.shutdown();
 }
+
+TEST_CASE("nio-isolated-class runs a JUnit 4 class twice in one JVM: the class-level NIO test is found and replays",
+          "[integration][nio][scan]") {
+  // MockRegistryClassNioTest's @BeforeClass refuses to run twice in one JVM. Run twice within
+  // one run of the class (isolated-method: t, t) each test passes; only the class run twice
+  // shows it (examples/jvm-order/README.md).
+  StateDir state_dir("scan-class-nio");
+  const auto& state = state_dir.path();
+  auto store = store::Store::open(state / "flakescan.db");
+  REQUIRE(store);
+  scan::ScanManagerConfig config;
+  config.data_dir = state / "data";
+  config.backends["local"] = [state](const scan::ScanRequest&, const fs::path& work_dir)
+      -> util::Result<std::unique_ptr<core::TestExecutor>> {
+    return std::make_unique<backend::LocalJvmExecutor>(jvm_order_config(work_dir, state));
+  };
+  scan::ScanManager scans(**store, std::move(config));
+  const std::string reads = "example.order.MockRegistryClassNioTest#readsBalance";
+  const std::string writes = "example.order.MockRegistryClassNioTest#writesEntry";
+  const std::string stable = "example.order.StableTextTest#trims";
+
+  auto scan_with = [&](const char* technique) {
+    json body{{"tests", {reads, writes, stable}}, {"classpath", {jvm_order_jar().string()}}, {"techniques", {technique}},
+              {"seed", 5u}, {"parallelism", 2}};
+    auto request = scan::parse_scan_request(body, scan::technique_names());
+    REQUIRE(request);
+    auto submitted = scans.submit(*request);
+    REQUIRE(submitted);
+    std::string final_state;
+    for (int i = 0; i < 600; ++i) {  // a safety net against a hung scan, not a timing assertion
+      auto record = scans.get(submitted->id);
+      REQUIRE(record);
+      final_state = record->state;
+      if (final_state != "queued" && final_state != "running") break;
+      std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    }
+    REQUIRE(final_state == "completed");
+    return submitted->id;
+  };
+
+  // Within one run of the class the tests pass every time: isolated-method cannot see it.
+  std::string method_scan = scan_with("nio-isolated-method");
+  auto method_file = scans.verdict_file(method_scan);
+  REQUIRE(method_file);
+  for (const auto& t : {reads, writes}) {
+    INFO(verdict_for(*method_file, t).dump(2));
+    CHECK(verdict_for(*method_file, t)["verdict"] == "not_flaky");
+  }
+
+  std::string class_scan = scan_with("nio-isolated-class");
+  auto file = scans.verdict_file(class_scan);
+  REQUIRE(file);
+  for (const auto& t : {reads, writes}) {
+    const json& v = verdict_for(*file, t);
+    INFO(v.dump(2));
+    CHECK(v["verdict"] == "flaky");
+    CHECK(v["category"] == "nio");
+    CHECK(v["evidence"]["reproducer"] == json{t, t});
+    CHECK(v["evidence"]["details"]["mode"] == "isolated-class");
+    CHECK(v["evidence"]["details"]["class_run_starts"] == "1");
+    CHECK_THAT(v["evidence"]["reason"].get<std::string>(), Catch::Contains("the class runs a second time"));
+    CHECK_THAT(v["evidence"]["failing_run"]["message"].get<std::string>(), Catch::Contains("a mock with name ledger already exists"));
+  }
+  CHECK(verdict_for(*file, stable)["verdict"] == "not_flaky");
+
+  // The replay runs t, then t in a new run of its class, and the failure comes back each time.
+  auto replayed = scans.replay(class_scan, json{{"test", reads}, {"runs", 2}});
+  REQUIRE(replayed);
+  INFO(replayed->dump(2));
+  CHECK((*replayed)["reproduced"] == true);
+  CHECK((*replayed)["failed"] == 2);
+  scans.shutdown();
+}

@@ -104,3 +104,31 @@ TEST_CASE("every category's name reads back, implementation_dependent included",
   CHECK(parse_category("") == Category::none);
   CHECK_FALSE(parse_category("order-dependent"));
 }
+
+TEST_CASE("a test every run skipped is skipped, not could_not_run; a pass or a failure still decides", "[core][verdict]") {
+  Verdict ignored{.test = "p.T#off", .verdict = VerdictKind::could_not_run, .technique = "rerun"};
+  ignored.runs = {.total = 3, .skipped = 3};
+  ignored.evidence.reason = "skipped: waits for the tax service";
+  auto v = honest_verdict(ignored);
+  CHECK(v.verdict == VerdictKind::skipped);
+  CHECK(verdict_name(v.verdict) == "skipped");
+  CHECK(v.evidence.reason == "skipped in all 3 runs that reached it (@Ignore, @Disabled or a failed assumption): waits for the tax service");
+
+  // No run reached it at all: the scan could not run it.
+  Verdict unreached{.verdict = VerdictKind::could_not_run};
+  unreached.runs = {.total = 2, .infra = 2};
+  CHECK(honest_verdict(unreached).verdict == VerdictKind::could_not_run);
+
+  // A failed assumption in one run and a failure in another is a failure seen: not skipped.
+  Verdict mixed{.verdict = VerdictKind::could_not_run};
+  mixed.runs = {.total = 2, .failed = 1, .skipped = 1};
+  CHECK(honest_verdict(mixed).verdict != VerdictKind::skipped);
+
+  // Merging: skipped outranks could_not_run (another technique did not reach the test), and a
+  // technique that saw it pass outranks skipped.
+  Verdict other{.verdict = VerdictKind::could_not_run, .technique = "order"};
+  CHECK(merge_verdicts(other, v).verdict == VerdictKind::skipped);
+  Verdict passed{.verdict = VerdictKind::not_flaky, .technique = "nio"};
+  passed.runs = {.total = 1, .passed = 1};
+  CHECK(merge_verdicts(v, passed).verdict == VerdictKind::not_flaky);
+}

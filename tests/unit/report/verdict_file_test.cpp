@@ -12,7 +12,7 @@ TEST_CASE("the mixed fixture parses with every field the reports use", "[report]
   CHECK(f->scan.id == "scan-0042");
   CHECK(f->scan.techniques == std::vector<std::string>{"rerun", "order", "nio"});
   CHECK(f->scan.seed == 7);
-  REQUIRE(f->entries.size() == 11);
+  REQUIRE(f->entries.size() == 12);
   const auto& first = f->entries[0];
   CHECK(first.verdict.verdict == core::VerdictKind::flaky);
   CHECK(first.verdict.category == core::Category::concurrency);

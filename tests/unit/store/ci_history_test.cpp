@@ -104,7 +104,8 @@ TEST_CASE("migration 002 applies to a v1 database and keeps its data", "[store][
   while (sqlite3_step(st) == SQLITE_ROW) applied.emplace_back(reinterpret_cast<const char*>(sqlite3_column_text(st, 0)));
   sqlite3_finalize(st);
   sqlite3_close(db);
-  CHECK(applied == std::vector<std::string>{"001_initial.sql", "002_ci_results.sql", "003_failing_verdicts.sql", "004_shuffled_runs.sql"});
+  CHECK(applied == std::vector<std::string>{"001_initial.sql", "002_ci_results.sql", "003_failing_verdicts.sql", "004_shuffled_runs.sql",
+                                              "005_skipped_verdicts.sql", "006_class_run_starts.sql"});
   // Opening again applies nothing twice.
   auto again = store::Store::open(path);
   REQUIRE(again);

@@ -51,7 +51,15 @@ public final class Main {
             List<String> ids = testsFile == null ? WARM_UP : Files.readAllLines(Paths.get(testsFile), StandardCharsets.UTF_8);
             ids = new java.util.ArrayList<>(ids);
             ids.removeIf(String::isBlank);
-            OrderedRunner runner = new OrderedRunner(sink);
+            // A line "|" before an entry: a new run of its class begins there (see OrderedRunner).
+            java.util.Set<Integer> classRunStarts = new java.util.HashSet<>();
+            List<String> tests = new java.util.ArrayList<>();
+            for (String id : ids) {
+                if (id.trim().equals("|")) classRunStarts.add(tests.size());
+                else tests.add(id);
+            }
+            ids = tests;
+            OrderedRunner runner = new OrderedRunner(sink, classRunStarts);
             if (mode.equals("run")) {
                 Runtime.getRuntime().addShutdownHook(new ExitWatch(sink));
                 // Prepared so that a debugger finds it and can call it: technique repair.

@@ -32,7 +32,9 @@ import org.junit.platform.launcher.core.LauncherFactory;
  * JupiterMethodOrder imposes. A launcher call costs about half a millisecond once the JVM is
  * warm (discovery, engines, listeners), several times that before; for a round of 2,000 tests
  * one call per test was most of the run. The order the entries really started in is
- * checked; a class whose engine did not keep it is never grouped again.
+ * checked; a class whose engine did not keep it is never grouped again. An entry listed in
+ * classRunStarts (a line "|" before it in the tests file) never joins the group before it: its
+ * class runs again from the start, @BeforeClass/@BeforeAll included, in this JVM.
  */
 final class OrderedRunner {
     private final ResultSink sink;
@@ -43,8 +45,12 @@ final class OrderedRunner {
     /** Classes whose engine did not keep the discovery order in a grouped call. */
     private final java.util.Set<String> unordered = new java.util.HashSet<>();
 
-    OrderedRunner(ResultSink sink) {
+    /** Entries that begin a new run of their class although the entry before is of the same class. */
+    private final java.util.Set<Integer> classRunStarts;
+
+    OrderedRunner(ResultSink sink, java.util.Set<Integer> classRunStarts) {
         this.sink = sink;
+        this.classRunStarts = classRunStarts;
     }
 
     /** One "test" line per test, each once even when two ids name it ("pkg.C", "pkg.C#m"). */
@@ -113,7 +119,8 @@ final class OrderedRunner {
         String cls = classOf(first);
         if (plainJUnit4(first)) {
             int end = from + 1;
-            while (end < ids.size() && classOf(ids.get(end)).equals(cls) && plainJUnit4(ids.get(end))) end++;
+            while (end < ids.size() && !classRunStarts.contains(end) && classOf(ids.get(end)).equals(cls) && plainJUnit4(ids.get(end)))
+                end++;
             return end;
         }
         if (!first.contains("#") || unordered.contains(cls)) return from + 1;
@@ -127,7 +134,7 @@ final class OrderedRunner {
         int end = from + 1;
         while (end < ids.size()) {
             String id = ids.get(end);
-            if (!id.contains("#") || !classOf(id).equals(cls)) break;
+            if (classRunStarts.contains(end) || !id.contains("#") || !classOf(id).equals(cls)) break;
             int at = discovered.indexOf(id);
             if (at < 0 || tests.get(id).size() != 1 || !inGroup.add(id)) break;  // not found, a case list, or a repeat
             if (!anyOrder && at <= last) break;                                   // out of the engine's order
