@@ -36,13 +36,18 @@ class RunLog {
   virtual void plan(int n) = 0;
 };
 
-// Runs every spec through `run_one`, at most `parallelism` at a time (threads of its own);
-// results in the order of `specs`. The first error wins: specs not started by then are not
-// run, and the error is returned. What RunLog::run_all implementations share.
 // Calls work(0) .. work(count - 1), each once, on up to `lanes` threads (this one among them),
 // taking the next index as a lane frees up. Once a call returns false no new index is taken.
 void in_lanes(size_t count, int lanes, const std::function<bool(size_t)>& work);
 
+// Runs every spec through `run_one`, at most `parallelism` at a time (threads of its own);
+// results in the order of `specs`. The first error wins: specs not started by then are not
+// run, and the error is returned. What RunLog::run_all implementations share.
+// A test never runs in two processes at once on its own: a spec of one test (t, or t, t, ...)
+// waits while another spec of only that test runs, so a test that binds a fixed port or
+// writes a fixed file cannot fail because flakescan ran it twice at the same time (reruns,
+// NIO confirmations, replays). Specs of several tests run as lanes free up.
+std::string solo_test(const RunSpec& spec);  // the one test of a spec of one test, else ""
 util::Result<std::vector<RecordedRun>> run_in_parallel(const std::vector<RunSpec>& specs, int parallelism,
                                                        const std::function<util::Result<RecordedRun>(const RunSpec&)>& run_one);
 

@@ -148,6 +148,18 @@ Verdict honest_verdict(Verdict v) {
     if (!v.evidence.failing_run && failing) v.evidence.failing_run = failing->evidence.failing_run;
   }
   if (v.verdict == VerdictKind::flaky && v.category == Category::none) v.category = Category::unknown;
+  // A port already in use: flakescan never runs a test on its own twice at once
+  // (run_in_parallel), so another process held it. The failures stay counted (they were seen);
+  // the reason says where they came from.
+  int port_in_use = 0;
+  for (const auto& g : v.evidence.failures)
+    if (g.exception_type == "java.net.BindException" || g.message.find("Address already in use") != std::string::npos)
+      port_in_use += g.count;
+  const std::string port_note = "a port the test binds was in use";
+  if (port_in_use > 0 && v.evidence.reason.find(port_note) == std::string::npos)
+    v.evidence.reason += "; " + std::to_string(port_in_use) + (port_in_use == 1 ? " failure was" : " failures were") + " java.net.BindException: " +
+                         port_note + " (infrastructure: another process on this machine held it, never a second run of the test by "
+                         "flakescan); a test that binds a fixed port fails wherever that port is taken";
   // Runs reached the test and every one skipped it: the test says it does not apply here,
   // which no technique could change; the scan did not fail to run it.
   if (v.verdict == VerdictKind::could_not_run && v.runs.skipped > 0 && v.runs.passed == 0 && v.runs.failed == 0) {

@@ -4,6 +4,11 @@
 
 #include <map>
 
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
 #include "support/daemon/daemon_process.hpp"
 
 using namespace flakescan;
@@ -137,4 +142,59 @@ TEST_CASE("a daemon started with a relative --data-dir runs JVMs that work in an
     INFO(v.dump(2));
     CHECK(v["verdict"] == "not_flaky");
   }
+}
+
+namespace {
+// A loopback port held by this process while the object lives (listening).
+struct HeldPort {
+  int fd = -1;
+  int port = 0;
+  HeldPort() {
+    fd = ::socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in a{};
+    a.sin_family = AF_INET;
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    socklen_t len = sizeof a;
+    if (::bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0 && ::listen(fd, 1) == 0 &&
+        ::getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len) == 0)
+      port = ntohs(a.sin_port);
+  }
+  ~HeldPort() { ::close(fd); }
+};
+}  // namespace
+
+TEST_CASE("a test that binds a fixed port never runs twice at once, and a port held elsewhere is said to be infrastructure",
+          "[integration][rerun]") {
+  testing::DaemonProcess daemon(testing::fresh_dir("fixed-port"));
+  const std::string classpath = testing::build_path("tests/fixtures/jvm-infra.jar").string() + ":/usr/share/java/junit4.jar";
+  const std::string test = "fixture.infra.FixedPortTest#servesOnItsPort";
+  int port = 0;
+  {
+    HeldPort free_port;  // a port nobody else uses, let go before the scan
+    port = free_port.port;
+  }
+  REQUIRE(port > 0);
+  // Each run holds the port for a second; on two lanes, two runs at once would collide.
+  json body{{"classpath", classpath}, {"tests", json::array({test})}, {"runs", 4}, {"parallelism", 2},
+            {"jvm_args", {"-Dflakescan.fixed.port=" + std::to_string(port)}}};
+  auto status = daemon.run_scan(body);
+  REQUIRE(status["state"] == "completed");
+  auto v = by_test(daemon.get_json("/v1/scans/" + status["id"].get<std::string>() + "/verdicts"))[test];
+  INFO(v.dump(2));
+  CHECK(v["verdict"] == "not_flaky");
+  CHECK(v["runs"]["passed"] == 4);
+
+  // Another process holds the port: every run fails, and the verdict says why.
+  HeldPort held;
+  REQUIRE(held.port > 0);
+  body["jvm_args"] = {"-Dflakescan.fixed.port=" + std::to_string(held.port)};
+  body["runs"] = 2;
+  status = daemon.run_scan(body);
+  REQUIRE(status["state"] == "completed");
+  v = by_test(daemon.get_json("/v1/scans/" + status["id"].get<std::string>() + "/verdicts"))[test];
+  INFO(v.dump(2));
+  CHECK(v["verdict"] == "failing");
+  CHECK(v["runs"]["failed"] == 2);
+  CHECK_THAT(v["evidence"]["reason"].get<std::string>(),
+             Catch::Contains("2 failures were java.net.BindException: a port the test binds was in use (infrastructure"));
 }

@@ -132,3 +132,18 @@ TEST_CASE("a test every run skipped is skipped, not could_not_run; a pass or a f
   passed.runs = {.total = 1, .passed = 1};
   CHECK(merge_verdicts(v, passed).verdict == VerdictKind::not_flaky);
 }
+
+TEST_CASE("failures on a port in use stay counted, and the reason says they came from the infrastructure", "[core][verdict]") {
+  Verdict v{.test = "p.Server#starts", .verdict = VerdictKind::flaky, .category = Category::unknown, .technique = "rerun"};
+  v.runs = {.total = 10, .passed = 8, .failed = 2};
+  v.evidence.reason = "2 out of 10 runs failed";
+  v.evidence.failures.push_back({.signature = "java.net.BindException at p.Server.starts:12", .exception_type = "java.net.BindException",
+                                 .message = "Address already in use", .count = 2});
+  auto honest = honest_verdict(v);
+  CHECK(honest.verdict == VerdictKind::flaky);
+  CHECK(honest.runs.failed == 2);
+  CHECK_THAT(honest.evidence.reason, Catch::StartsWith("2 out of 10 runs failed; 2 failures were java.net.BindException: a port "
+                                                       "the test binds was in use (infrastructure"));
+  // Said once, however often the verdict is made honest again (merging reads verdict files back).
+  CHECK(honest_verdict(honest).evidence.reason == honest.evidence.reason);
+}
