@@ -63,6 +63,8 @@ void print_summary(const json& file) {
   const auto& verdicts = file["verdicts"];
   size_t width = 20;
   for (const auto& v : verdicts) width = std::max(width, v["test"].get<std::string>().size());
+  // FAILED counts every run of every technique that reached the test; WHY is the deciding
+  // technique's own sentence, named, so the two never seem to disagree.
   std::printf("%-13s  %-15s  %-9s  %-*s  %s\n", "VERDICT", "CATEGORY", "FAILED", int(width), "TEST", "WHY");
   int flaky = 0, stable = 0, failing = 0, not_run = 0, skipped = 0;
   for (const auto& v : verdicts) {
@@ -75,6 +77,8 @@ void print_summary(const json& file) {
     int observed = runs["passed"].get<int>() + runs["failed"].get<int>();
     std::string failed = std::to_string(runs["failed"].get<int>()) + "/" + std::to_string(observed);
     std::string why = v["evidence"].value("reason", "");
+    if (auto t = v.find("technique"); t != v.end() && t->is_string() && !t->get<std::string>().empty() && !why.empty())
+      why = t->get<std::string>() + ": " + why;
     std::printf("%-13s  %-15s  %-9s  %-*s  %s\n", verdict.c_str(), category.c_str(), failed.c_str(), int(width),
                 v["test"].get<std::string>().c_str(), why.c_str());
     if (verdict == "flaky") {
@@ -100,6 +104,7 @@ void print_summary(const json& file) {
   }
   std::printf("\n%zu tests: %d flaky, %d not flaky, %d failing, %d could not run, %d skipped\n", verdicts.size(), flaky, stable, failing,
               not_run, skipped);
+  std::printf("FAILED: failed runs / runs with an outcome, all techniques together; WHY: the deciding technique's own runs\n");
 }
 
 std::string check(ScanOptions& o) {
@@ -207,6 +212,8 @@ int run_scan(const ScanOptions& o, const CommonOptions& common) {
         else std::fprintf(stderr, tty ? "\rflakescan: %d runs   " : "flakescan: %d runs\n", done);
         last_print = now;
       }
+    } else if (type == "warning") {
+      std::fprintf(stderr, "%sflakescan: warning: %s\n", tty ? "\n" : "", e.value("message", "").c_str());
     } else if (type == "state") {
       std::string state = e.value("state", "");
       std::fprintf(stderr, "%sflakescan: scan %s%s%s\n", tty ? "\n" : "", state.c_str(),

@@ -175,6 +175,10 @@ void ScanManager::run_scan(const std::shared_ptr<LiveScan>& scan) {
     for (const auto& id : request.tests) verdicts.push_back(could_not_run(id.str(), scan_error));
   }
   store_.set_scan_progress(scan->id, int(tests.size()), 0);
+  if (auto warning = budget_warning(request, tests.size()); !warning.empty()) {
+    log->warn("scan {}: {}", scan->id, warning);
+    events.append("warning", json{{"message", warning}}.dump());
+  }
 
   std::map<std::string, core::Verdict> merged;
   if (!tests.empty()) {

@@ -244,6 +244,23 @@ util::Result<ReplayRequest> parse_replay_request(const nlohmann::json& body) {
   return r;
 }
 
+std::string budget_warning(const ScanRequest& request, std::size_t tests) {
+  const auto& r = request.techniques;
+  if (tests == 0 || !request.fresh_jvm_per_run || std::find(r.begin(), r.end(), "rerun") == r.end()) return {};
+  const long long per_test = std::max(1, request.budget.runs_per_test);
+  const long long wanted = per_test * static_cast<long long>(tests);
+  const long long cap = std::max(1, request.budget.max_runs);
+  if (wanted <= cap) return {};
+  const long long fewest = cap / static_cast<long long>(tests);
+  std::string each = fewest == 0 ? "some tests get no run"
+                     : cap % static_cast<long long>(tests) == 0
+                         ? "each test gets " + std::to_string(fewest)
+                         : "each test gets " + std::to_string(fewest) + " or " + std::to_string(fewest + 1);
+  return "rerun asks for " + std::to_string(wanted) + " runs (" + std::to_string(tests) + " tests x " +
+         std::to_string(per_test) + "), more than the scan's run budget of " + std::to_string(cap) + " (--max-runs): " +
+         each + "; the verdicts say how many were made";
+}
+
 nlohmann::json ReplayRequest::to_json() const { return {{"test", test}, {"runs", runs}}; }
 
 }  // namespace flakescan::scan

@@ -41,6 +41,11 @@ struct ScanRequest {
 util::Result<ScanRequest> parse_scan_request(const nlohmann::json& body,
                                              const std::vector<std::string>& known_techniques);
 
+// What the scan's run budget will cut, said before the first run (event `warning`): rerun
+// wants `tests` x `runs` runs in fresh JVMs; more than budget.max_runs leaves each test fewer.
+// Empty when the budget is enough.
+std::string budget_warning(const ScanRequest& request, std::size_t tests);
+
 // POST /v1/scans/{id}/replays: {"test": "pkg.Class#method", "runs": 1..100 (default 3)}.
 struct ReplayRequest {
   std::string test;

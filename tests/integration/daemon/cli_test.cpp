@@ -26,6 +26,9 @@ TEST_CASE("the CLI scans through a running daemon and writes the verdict file", 
   CHECK_THAT(r.out, Catch::Contains("not_flaky") && Catch::Contains("demo.basic.MathTest#adds"));
   // readsLoadedConfig is a brittle test: alone it fails every run, so rerun calls it failing.
   CHECK_THAT(r.out, Catch::Contains("3 tests: 0 flaky, 2 not flaky, 1 failing, 0 could not run"));
+  // The WHY column names the technique whose runs it counts; a line says what FAILED counts.
+  CHECK_THAT(r.out, Catch::Contains("demo.basic.MathTest#adds") && Catch::Contains("rerun: passed all 3 runs"));
+  CHECK_THAT(r.out, Catch::Contains("FAILED: failed runs / runs with an outcome, all techniques together"));
   std::ifstream in(out_file);
   json file = json::parse(in);
   CHECK(file["verdicts"].size() == 3);
@@ -118,4 +121,18 @@ TEST_CASE("flakescan devices asks the daemon, or with --adb the adb servers them
   auto bad = run_cli({"devices", "--adb", "host:port"});
   CHECK(bad.code == 2);
   CHECK_THAT(bad.err, Catch::StartsWith("flakescan devices: --adb host:port"));
+}
+
+TEST_CASE("a run budget smaller than rerun needs is said before the first run, and the verdicts say what was made",
+          "[integration][cli]") {
+  testing::DaemonProcess daemon(testing::fresh_dir("cli-budget"));
+  auto r = run_cli({"scan", "--daemon", daemon.url(), "--classpath", testing::jvm_basic_classpath(), "--tests",
+                    "demo.basic.MathTest#adds,demo.basic.StringsTest#joins", "--runs", "4", "--max-runs", "5"});
+  INFO(r.err << r.out);
+  CHECK(r.code == 0);
+  CHECK_THAT(r.err, Catch::Contains("flakescan: warning: rerun asks for 8 runs (2 tests x 4), more than the scan's run budget "
+                                    "of 5 (--max-runs): each test gets 2 or 3"));
+  // The warning comes before the scan's end.
+  CHECK(r.err.find("flakescan: warning:") < r.err.find("flakescan: scan completed"));
+  CHECK_THAT(r.out, Catch::Contains("of the 4 runs asked for were made (the run budget (max_runs) was spent)"));
 }

@@ -122,3 +122,27 @@ TEST_CASE("a replay request names its test and takes 1 to 100 runs, 3 by default
     CHECK(refused.error().code == util::Errc::invalid_argument);
   }
 }
+
+TEST_CASE("a run budget smaller than rerun needs is said before the first run", "[scan][request]") {
+  scan::ScanRequest r;
+  r.techniques = {"rerun"};
+  r.budget.runs_per_test = 100;
+  r.budget.max_runs = 2000;
+  // 21 tests x 100 runs: 2,100 wanted, 2,000 allowed; 95 each, 5 of them 96.
+  CHECK(scan::budget_warning(r, 21) ==
+        "rerun asks for 2100 runs (21 tests x 100), more than the scan's run budget of 2000 (--max-runs): each test gets 95 or 96; "
+        "the verdicts say how many were made");
+  CHECK(scan::budget_warning(r, 20).empty());  // exactly the budget
+  CHECK(scan::budget_warning(r, 0).empty());
+  r.budget.max_runs = 50;
+  CHECK_THAT(scan::budget_warning(r, 100), Catch::Contains("some tests get no run"));
+  r.budget.max_runs = 2000;
+  r.budget.runs_per_test = 200;
+  CHECK_THAT(scan::budget_warning(r, 20), Catch::Contains("each test gets 100;"));
+  // Without rerun, or with every run in one JVM (one run per round), nothing to say.
+  r.techniques = {"order"};
+  CHECK(scan::budget_warning(r, 100).empty());
+  r.techniques = {"rerun"};
+  r.fresh_jvm_per_run = false;
+  CHECK(scan::budget_warning(r, 100).empty());
+}
