@@ -232,24 +232,23 @@ check "junit/ holds a passing suite per class" \
   bash -c "grep -qF 'tests=\"2\" failures=\"0\" errors=\"0\" skipped=\"0\"' '$c/junit/TEST-com.example.GreetingTest.xml'"
 check "no annotation outside GitHub Actions" bash -c "test $status -eq 0 && ! grep -qF '::warning' '$work/clean.log'"
 
-# 5b. The test JVMs' options (dry run): the Test task's, then jvmArgs; testTaskJvmArgs=false
-#     leaves the Test task's out; a debugger agent of the Test task never reaches the scan.
+# 5b. The test JVMs' options (dry runs): the Test task's, then jvmArgs, but never the Test
+#     task's debugger agent; testTaskJvmArgs=false leaves the Test task's out; a bad value fails.
+printf '\ntest { debug = true }\n' >>"$work/clean-project/build.gradle"
 run_gradle jvmargs clean-project flakeScanTest -Pflakescan.dryRun=true -Pflakescan.all=true \
   "-Pflakescan.jvmArgs=-Duser.timezone=UTC -Xss2m"
 check "the Test task's systemProperty and jvmArgs, then the setting's, reach flakescan scan" \
   bash -c "test $status -eq 0 && grep -qF -- '--jvm-arg=-Dgreeting.punctuation=! ' '$work/jvmargs.log' && grep -qF -- '--jvm-arg=-Dgreeting.mode=plain ' '$work/jvmargs.log' && grep -qE -- 'greeting.* --jvm-arg=-Duser.timezone=UTC --jvm-arg=-Xss2m$' '$work/jvmargs.log'"
 check "the Test task's assertions setting reaches it too" has "$work/jvmargs.log" "--jvm-arg=-ea"
+check "a Test task's debugger agent is left out" bash -c "! grep -qE -- 'jdwp|-Xdebug' '$work/jvmargs.log'"
+run_gradle jvmargsoff clean-project flakeScanTest -Pflakescan.dryRun=true -Pflakescan.all=true \
+  -Pflakescan.testTaskJvmArgs=false -Pflakescan.jvmArgs=user.timezone=UTC
+check "a jvmArgs value that is not an option fails with a clear message" \
+  bash -c "test $status -ne 0 && grep -qF \"flakescan: invalid value 'user.timezone=UTC' for jvmArgs (from -Pflakescan.jvmArgs): expected JVM options\" '$work/jvmargsoff.log'"
 run_gradle jvmargsoff clean-project flakeScanTest -Pflakescan.dryRun=true -Pflakescan.all=true \
   -Pflakescan.testTaskJvmArgs=false -Pflakescan.jvmArgs=-Duser.timezone=UTC
 check "testTaskJvmArgs=false passes only the setting's options" \
   bash -c "test $status -eq 0 && grep -qF -- '--jvm-arg=-Duser.timezone=UTC' '$work/jvmargsoff.log' && ! grep -qF -- 'greeting' '$work/jvmargsoff.log'"
-printf '\ntest { debug = true }\n' >>"$work/clean-project/build.gradle"
-run_gradle jvmargsdebug clean-project flakeScanTest -Pflakescan.dryRun=true -Pflakescan.all=true
-check "a Test task's debugger agent is left out" \
-  bash -c "test $status -eq 0 && grep -qF -- '--jvm-arg=-Dgreeting.mode=plain' '$work/jvmargsdebug.log' && ! grep -qE -- 'jdwp|-Xdebug' '$work/jvmargsdebug.log'"
-run_gradle jvmargsbad clean-project flakeScanTest -Pflakescan.dryRun=true -Pflakescan.jvmArgs=user.timezone=UTC
-check "a jvmArgs value that is not an option fails with a clear message" \
-  bash -c "test $status -ne 0 && grep -qF \"flakescan: invalid value 'user.timezone=UTC' for jvmArgs (from -Pflakescan.jvmArgs): expected JVM options\" '$work/jvmargsbad.log'"
 
 # 6. Android: connected scans submit the APKs (stand-in Android plugin, dry run: no device here).
 run_gradle android android-project flakeScanConnectedDebugAndroidTest -Pflakescan.dryRun=true \
