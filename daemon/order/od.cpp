@@ -18,6 +18,10 @@ namespace {
 
 using core::Outcome;
 
+// Rounds of follow-up after the first: candidates that only the technique's own later runs
+// showed (docs/order.md).
+constexpr int kFollowUpRounds = 2;
+
 // What the technique concluded about one candidate (a test whose outcome changed).
 struct Finding {
   // pending: outcome changed between orders; order_dependent: the failing order failed again
@@ -25,6 +29,9 @@ struct Finding {
   enum class Kind { pending, order_dependent, victim, brittle, not_order_dependent, unconfirmed } kind = Kind::pending;
   std::vector<std::string> related;   // minimal polluters (victim) or state-setters (brittle)
   std::vector<std::string> cleaners;  // victims only
+  // Set when the victim passes once its own class runs again after the polluter: a test of
+  // another class put between them would split the class the same way, so none is a cleaner.
+  bool class_run_cleans = false;
   std::vector<std::string> reproducer;
   std::vector<std::string> passing_order;
   std::optional<size_t> failing_run;  // history indices
@@ -56,16 +63,27 @@ class OrderDetector {
   util::Result<std::vector<core::Verdict>> run() {
     if (tests_.empty()) return std::vector<core::Verdict>{};
     if (auto r = detect(); !r) return std::unexpected(r.error());
-    if (auto r = confirm(); !r) return std::unexpected(r.error());
-    if (auto r = classify(); !r) return std::unexpected(r.error());
-    for (auto& [test, f] : findings_) {
-      if (f.kind == Finding::Kind::victim || f.kind == Finding::Kind::brittle)
-        if (auto r = minimise(test, f); !r) return std::unexpected(r.error());
+    // A test whose outcome changed only in the technique's own later runs (another test's
+    // confirmation, minimisation or cleaner search) is followed up the same way, for up to
+    // kFollowUpRounds more rounds while the budget lasts.
+    std::vector<std::string> batch = candidates_;
+    for (int round = 0; !batch.empty() && round <= kFollowUpRounds; ++round) {
+      if (round > 0) util::logger("order")->info("order: {} more candidates from the technique's own runs", batch.size());
+      if (auto r = confirm(batch); !r) return std::unexpected(r.error());
+      if (auto r = classify(batch); !r) return std::unexpected(r.error());
+      for (const auto& test : batch) {
+        Finding& f = findings_[test];
+        if (f.kind == Finding::Kind::victim || f.kind == Finding::Kind::brittle)
+          if (auto r = minimise(test, f); !r) return std::unexpected(r.error());
+      }
+      if (options_.find_cleaners)
+        for (const auto& test : batch)
+          if (findings_[test].kind == Finding::Kind::victim)
+            if (auto r = search_cleaners(test, findings_[test]); !r) return std::unexpected(r.error());
+      if (stopped_) break;
+      batch = new_candidates();  // details.detected_in names the run that showed each
+      candidates_.insert(candidates_.end(), batch.begin(), batch.end());
     }
-    if (options_.find_cleaners)
-      for (auto& [test, f] : findings_)
-        if (f.kind == Finding::Kind::victim)
-          if (auto r = search_cleaners(test, f); !r) return std::unexpected(r.error());
     return verdicts();
   }
 
@@ -104,26 +122,33 @@ class OrderDetector {
     PairTracker pairs(tests_, same_package);
     for (size_t r : detection) pairs.add(runner_.at(r).spec.tests);
     coverage_ = pairs.coverage();
-    // Candidates: both a pass and a failure observed, in input order.
+    candidates_ = new_candidates();
+    util::logger("order")->info("order: {} runs of {} tests, {} candidates", runner_.runs(), tests_.size(),
+                                candidates_.size());
+    return {};
+  }
+
+  // Tests not yet followed whose runs so far hold both a pass and a failure, in input order;
+  // each gets a finding detected in its shortest failing run. After detection these come from
+  // the orders the technique ran itself (confirmation, minimisation, cleaner search).
+  std::vector<std::string> new_candidates() {
+    std::vector<std::string> out;
     auto obs = runner_.observations();
     for (const auto& t : tests_) {
       auto it = obs.find(t);
-      if (it == obs.end()) continue;
+      if (it == obs.end() || findings_.count(t)) continue;
       bool passed = false, failed = false;
       for (const auto& o : it->second) {
         passed |= o.outcome == Outcome::pass;
         failed |= core::is_failure(o.outcome);
       }
-      if (passed && failed) {
-        if (!options_.only.empty() && std::find(options_.only.begin(), options_.only.end(), t) == options_.only.end())
-          continue;  // a suspect of someone else's (suite isolates one test at a time)
-        candidates_.push_back(t);
-        findings_[t].detected_in = shortest(t, true)->run;
-      }
+      if (!passed || !failed) continue;
+      if (!options_.only.empty() && std::find(options_.only.begin(), options_.only.end(), t) == options_.only.end())
+        continue;  // a suspect of someone else's (suite isolates one test at a time)
+      out.push_back(t);
+      findings_[t].detected_in = shortest(t, true)->run;
     }
-    util::logger("order")->info("order: {} runs of {} tests, {} candidates", runner_.runs(), tests_.size(),
-                                candidates_.size());
-    return {};
+    return out;
   }
 
   // The observation of `test` failing (or passing) with the fewest tests before it.
@@ -142,10 +167,10 @@ class OrderDetector {
   }
 
   // Phase 2: rerun each distinct failing order; order-dependent only if it fails every time.
-  util::Result<void> confirm() {
-    if (candidates_.empty()) return {};
+  util::Result<void> confirm(const std::vector<std::string>& batch) {
+    if (batch.empty()) return {};
     std::map<size_t, std::vector<std::string>> by_run;  // failing run -> candidates
-    for (const auto& t : candidates_) by_run[findings_[t].detected_in].push_back(t);
+    for (const auto& t : batch) by_run[findings_[t].detected_in].push_back(t);
     std::vector<core::RunSpec> specs;
     std::vector<size_t> source;
     for (const auto& [r, ts] : by_run) {
@@ -164,7 +189,7 @@ class OrderDetector {
     }
     auto made = runner_.run_all(specs);
     if (!made) return note(made.error());
-    for (const auto& t : candidates_) {
+    for (const auto& t : batch) {
       Finding& f = findings_[t];
       size_t r = f.detected_in;
       size_t pos = 0;
@@ -203,12 +228,12 @@ class OrderDetector {
   // (reusing runs where it was first), then victim (passes every time alone) or brittle
   // (fails every time alone). A test that both passes and fails alone is flaky, but its order
   // does not decide its outcome: no order-dependent category for it.
-  util::Result<void> classify() {
+  util::Result<void> classify(const std::vector<std::string>& batch) {
     const size_t wanted = static_cast<size_t>(options_.confirm_reruns) + 1;
     std::map<std::string, std::vector<size_t>> alone;  // test -> history indices where it ran first
     std::vector<core::RunSpec> specs;
     std::vector<std::string> spec_test;
-    for (const auto& t : candidates_) {
+    for (const auto& t : batch) {
       if (findings_[t].kind != Finding::Kind::order_dependent) continue;
       auto& runs = alone[t];
       for (size_t r = 0; r < runner_.history().size() && runs.size() < wanted; ++r) {
@@ -233,7 +258,7 @@ class OrderDetector {
           if (core::is_observation(runner_.at((*made)[k]).report.outcome_at(0))) alone[spec_test[k]].push_back((*made)[k]);
       }
     }
-    for (const auto& t : candidates_) {
+    for (const auto& t : batch) {
       Finding& f = findings_[t];
       if (f.kind != Finding::Kind::order_dependent) continue;
       const auto& runs = alone[t];
@@ -347,6 +372,24 @@ class OrderDetector {
   // victim; if the victim passes, the group holds a cleaner, so split it and look deeper.
   util::Result<void> search_cleaners(const std::string& test, Finding& f) {
     if (stopped_) return {};
+    // The polluter runs in one run of the victim's class with it; any test of another class put
+    // between them splits that class, whose setup (@BeforeClass, @BeforeAll) then runs again for
+    // the victim. Control first: the polluter, then the victim in a new run of its class. If that
+    // passes, the split explains the pass and no test between them is called a cleaner.
+    if (!f.related.empty() && class_of(f.related.back()) == class_of(test)) {
+      core::RunSpec control;
+      control.tests = f.related;
+      control.tests.push_back(test);
+      control.class_run_starts = {f.related.size()};
+      control.purpose = "cleaner control for " + test + ": its class runs again after " + f.related.back();
+      auto made = runner_.run(std::move(control), false);
+      if (!made) return note(made.error());
+      const auto& ran = runner_.at(made->front());
+      if (ran.report.outcome_at(ran.spec.tests.size() - 1) == Outcome::pass) {
+        f.class_run_cleans = true;
+        return {};
+      }
+    }
     std::set<std::string> exclude(f.related.begin(), f.related.end());
     exclude.insert(test);
     std::vector<std::string> pool;
@@ -422,6 +465,11 @@ class OrderDetector {
           e.reason = victim ? "passes alone and fails after " + join(f.related)
                             : "fails alone and passes after " + join(f.related);
           if (!f.cleaners.empty()) e.reason += "; cleaners: " + join(f.cleaners);
+          if (f.class_run_cleans) {
+            e.details["class_run_cleans"] = "true";
+            e.reason += "; it passes when its class runs again after the polluter (the class's setup resets the state), so a test "
+                        "of another class between them is no cleaner";
+          }
           if (!f.minimal) e.reason += " (not fully minimised: " + (stopped_ ? stopped_->message : std::string()) + ")";
           break;
         }

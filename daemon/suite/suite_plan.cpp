@@ -5,6 +5,7 @@
 #include <set>
 
 #include "order/orders.hpp"
+#include "order/pair_cover.hpp"
 
 namespace flakescan::suite {
 
@@ -32,6 +33,19 @@ Round plan_shuffled_round(const std::vector<std::string>& tests, int index, std:
   return Round{.index = index, .kind = "shuffling JDK, seed " + std::to_string(seed), .seed = seed, .shuffled = true, .shards = {tests}};
 }
 
+namespace {
+
+// Round `index` (3 and later) as the (index - 2)-th pair-coverage order of order::plan_orders,
+// or empty once the pairs are all covered (then the rounds are shuffles).
+std::vector<std::string> pair_coverage_order(const std::vector<std::string>& tests, int index, std::uint64_t scan_seed) {
+  auto planned = order::plan_orders(tests, scan_seed, index, order::same_package);
+  const size_t at = static_cast<size_t>(index - 1);  // [0] original, [1] reverse, [2] the first pair-coverage order
+  if (planned.size() <= at || !planned[at].purpose.starts_with("pair coverage")) return {};
+  return planned[at].tests;
+}
+
+}  // namespace
+
 Round plan_round(const std::vector<std::string>& tests, int index, std::uint64_t scan_seed, int shards) {
   Round r{.index = index};
   std::vector<std::string> order;
@@ -44,6 +58,12 @@ Round plan_round(const std::vector<std::string>& tests, int index, std::uint64_t
   } else if (index == 2) {
     r.kind = "each test twice";
     for (const auto& t : tests) order.insert(order.end(), {t, t});
+  } else if (auto cover = pair_coverage_order(tests, index, scan_seed); !cover.empty()) {
+    // The orders `order` makes after the original and the reverse: each puts pairs of tests
+    // next to each other that no earlier order did, related classes first, until every pair
+    // has run in a row once.
+    r.kind = "pair coverage " + std::to_string(index - 2);
+    order = std::move(cover);
   } else {
     r.seed = order::order_seed(scan_seed, 1000 + index);
     if (index % 2 == 0) {

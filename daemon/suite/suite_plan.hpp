@@ -3,9 +3,11 @@
 // runs the suite in, how a round is split over JVMs, and how many rounds a budget allows.
 //
 // Rounds: 0 the project's original order, 1 its reverse, 2 the original order with every test
-// run twice in a row (a non-idempotent test fails its second run), then, alternating, the
-// classes shuffled (methods in their original order) and the classes and the methods within
-// each class shuffled. A class always stays contiguous, as JUnit runs it. The same rounds
+// run twice in a row (a non-idempotent test fails its second run), then the pair-coverage
+// orders of technique `order` (order::plan_orders: each runs pairs of tests in a row that no
+// earlier order did, related classes first) until every pair has run in a row, then,
+// alternating, the classes shuffled (methods in their original order) and the classes and the
+// methods within each class shuffled. A class always stays contiguous, as JUnit runs it. The same rounds
 // serve as reruns (every test runs in every round), as order detection (each round is a new
 // order) and as the NIO check.
 //

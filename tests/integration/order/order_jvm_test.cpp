@@ -249,3 +249,36 @@ TEST_CASE("order and nio find the order-dependent and NIO tests of examples/jvm-
   for (const auto& x : *nio)
     if (x.test != "demo.basic.CounterTest#countsFirstVisit") CHECK(x.category != Category::nio);
 }
+
+TEST_CASE("a victim that its own class's setup cleans gets no cleaners of other classes", "[integration][order]") {
+  // InventoryClassSetupTest: startsEmpty fails after addsItem in one run of the class; a test of
+  // another class between them splits the class and its @BeforeClass empties the inventory.
+  // Those tests used to be listed as cleaners; the control run (the class again after the
+  // polluter) shows the split alone lets the victim pass.
+  StateDir state_dir("order-class-setup");
+  const auto& state = state_dir.path();
+  backend::LocalJvmExecutor executor(jvm_order_config(state / "work", state));
+  ExecutorRunLog log(executor);
+  const std::string adds = "example.order.InventoryClassSetupTest#addsItem";
+  const std::string empty = "example.order.InventoryClassSetupTest#startsEmpty";
+  core::TechniqueInput in;
+  in.tests = {adds, empty, "example.order.StableTextTest#trims", "example.order.StableArithmeticTest#adds"};
+  in.budget.max_orders = 4;
+  in.seed = 7;
+  auto verdicts = order::detect_order_dependent(in, log);
+  REQUIRE(verdicts);
+  const auto& v = find(*verdicts, empty);
+  INFO(v.evidence.reason);
+  CHECK(v.category == Category::order_dependent);
+  CHECK(v.evidence.role == "victim");
+  CHECK(v.evidence.details.at("polluters") == adds);
+  CHECK(v.evidence.details.at("cleaners").empty());
+  CHECK(v.evidence.details.at("class_run_cleans") == "true");
+  CHECK(v.evidence.related == std::vector<std::string>{adds});
+  CHECK_THAT(v.evidence.reason, Catch::Contains("passes when its class runs again after the polluter"));
+  // The control run is in the log: the polluter, then the victim in a new run of its class.
+  bool control = false;
+  for (const auto& run : log.made())
+    control |= run.spec.class_run_starts == std::vector<size_t>{1} && run.spec.tests == std::vector<std::string>{adds, empty};
+  CHECK(control);
+}

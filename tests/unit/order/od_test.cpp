@@ -235,3 +235,26 @@ TEST_CASE("order: runs handed over take the place of the detection orders and ar
   // The runs handed over were counted by whoever made them.
   CHECK(v.runs.total == log.runs() - before);
 }
+
+TEST_CASE("a victim seen failing only in the technique's own later runs is followed up", "[order][od]") {
+  // Original and reverse orders only. p.V2#v fails after p.P2#p unless p.C#c runs between them,
+  // as it does in the original order, so neither detection order shows it. p.V1#v needs both
+  // polluters; minimising them runs p.P2#p, p.V2#v, p.P1#p, p.V1#v: p.V2#v fails there.
+  FakeSuite s;
+  s.victims["p.V1#v"] = {{"p.P2#p", "p.P1#p"}, {}, true};
+  s.victims["p.V2#v"] = {{"p.P2#p"}, {"p.C#c"}, false};
+  FakeRunLog log(s);
+  auto verdicts = order::detect_order_dependent(input_for({"p.P2#p", "p.C#c", "p.V2#v", "p.P1#p", "p.V1#v"}, 2), log);
+  REQUIRE(verdicts);
+  check_evidence(log, *verdicts);
+  const auto& v1 = verdict_of(*verdicts, "p.V1#v");
+  CHECK(v1.category == Category::order_dependent);
+  const auto& v2 = verdict_of(*verdicts, "p.V2#v");
+  INFO(v2.evidence.reason);
+  CHECK(v2.verdict == VerdictKind::flaky);
+  CHECK(v2.category == Category::order_dependent);
+  CHECK(v2.evidence.role == "victim");
+  CHECK(v2.evidence.reproducer == std::vector<std::string>{"p.P2#p", "p.V2#v"});
+  CHECK(v2.evidence.details.at("cleaners") == "p.C#c");
+  CHECK_THAT(v2.evidence.details.at("detected_in"), Catch::Contains("minimise polluters of p.V1#v"));
+}

@@ -5,6 +5,7 @@
 #include <map>
 
 #include "order/orders.hpp"
+#include "order/pair_cover.hpp"
 #include "suite/suite_plan.hpp"
 
 using namespace flakescan;
@@ -37,7 +38,7 @@ bool classes_contiguous(const std::vector<std::string>& order) {
 
 }  // namespace
 
-TEST_CASE("suite rounds: original, reverse, each test twice, then seeded shuffles", "[suite][plan]") {
+TEST_CASE("suite rounds: original, reverse, each test twice, order's pair-coverage orders, then seeded shuffles", "[suite][plan]") {
   auto tests = suite_of(5, 4);
   CHECK(flat(suite::plan_round(tests, 0, 7, 1)) == tests);
   CHECK(flat(suite::plan_round(tests, 1, 7, 1)) == order::reversed_order(tests));
@@ -56,10 +57,22 @@ TEST_CASE("suite rounds: original, reverse, each test twice, then seeded shuffle
     std::sort(expected.begin(), expected.end());
     CHECK(sorted == expected);
     CHECK(flat(suite::plan_round(tests, r, 7, 1)) == order);  // seeded: the same again
-    CHECK(round.seed != 0);
+    CHECK((round.kind.starts_with("pair coverage") || round.seed != 0));  // shuffles replay from their seed
   }
-  CHECK(suite::plan_round(tests, 3, 7, 1).kind == "shuffled classes and methods");
-  CHECK(suite::plan_round(tests, 4, 7, 1).kind == "shuffled classes");
+  // Rounds 4, 5, ... are order's pair-coverage orders until every pair ran in a row, then shuffles.
+  CHECK(suite::plan_round(tests, 3, 7, 1).kind == "pair coverage 1");
+  auto plan = order::plan_orders(tests, 7, 200, order::same_package);
+  int pair_rounds = 0;
+  for (const auto& p : plan) pair_rounds += p.purpose.starts_with("pair coverage");
+  REQUIRE(pair_rounds > 1);
+  for (int r = 3; r < 3 + pair_rounds; ++r) {
+    INFO("round " << r);
+    CHECK(suite::plan_round(tests, r, 7, 1).kind == "pair coverage " + std::to_string(r - 2));
+    CHECK(flat(suite::plan_round(tests, r, 7, 1)) == plan[size_t(r - 1)].tests);
+  }
+  const int first_shuffle = 3 + pair_rounds;
+  CHECK(suite::plan_round(tests, first_shuffle, 7, 1).kind.starts_with("shuffled classes"));
+  CHECK(suite::plan_round(tests, first_shuffle, 7, 1).seed != 0);
   CHECK(flat(suite::plan_round(tests, 5, 7, 1)) != flat(suite::plan_round(tests, 5, 8, 1)));
 }
 
