@@ -58,20 +58,27 @@ Round plan_round(const std::vector<std::string>& tests, int index, std::uint64_t
   } else if (index == 2) {
     r.kind = "each test twice";
     for (const auto& t : tests) order.insert(order.end(), {t, t});
-  } else if (auto cover = pair_coverage_order(tests, index, scan_seed); !cover.empty()) {
-    // The orders `order` makes after the original and the reverse: each puts pairs of tests
-    // next to each other that no earlier order did, related classes first, until every pair
-    // has run in a row once.
-    r.kind = "pair coverage " + std::to_string(index - 2);
-    order = std::move(cover);
   } else {
-    r.seed = order::order_seed(scan_seed, 1000 + index);
-    if (index % 2 == 0) {
-      r.kind = "shuffled classes";
-      order = shuffled_classes(tests, r.seed);
+    // From round 4 on, pair-coverage orders and shuffles alternate. The pair-coverage orders are
+    // the ones `order` makes after the original and the reverse: each puts pairs of tests next
+    // to each other that no earlier order did, related classes first, until every pair has run
+    // in a row once; they stay close to the original order, so the shuffles between them move
+    // each class to other places in the JVM's life (a timing test fails early, in a cold JVM).
+    const int k = index - 3;
+    std::vector<std::string> cover;
+    if (k % 2 == 0) cover = pair_coverage_order(tests, 3 + k / 2, scan_seed);
+    if (!cover.empty()) {
+      r.kind = "pair coverage " + std::to_string(k / 2 + 1);
+      order = std::move(cover);
     } else {
-      r.kind = "shuffled classes and methods";
-      order = order::random_order(tests, r.seed);
+      r.seed = order::order_seed(scan_seed, 1000 + index);
+      if ((k / 2) % 2 == 1) {
+        r.kind = "shuffled classes";
+        order = shuffled_classes(tests, r.seed);
+      } else {
+        r.kind = "shuffled classes and methods";
+        order = order::random_order(tests, r.seed);
+      }
     }
   }
   auto groups = order::group_by_class(order);

@@ -59,20 +59,24 @@ TEST_CASE("suite rounds: original, reverse, each test twice, order's pair-covera
     CHECK(flat(suite::plan_round(tests, r, 7, 1)) == order);  // seeded: the same again
     CHECK((round.kind.starts_with("pair coverage") || round.seed != 0));  // shuffles replay from their seed
   }
-  // Rounds 4, 5, ... are order's pair-coverage orders until every pair ran in a row, then shuffles.
-  CHECK(suite::plan_round(tests, 3, 7, 1).kind == "pair coverage 1");
+  // From round 4 on (index 3), order's pair-coverage orders and seeded shuffles alternate; once
+  // every pair ran in a row, shuffles only.
   auto plan = order::plan_orders(tests, 7, 200, order::same_package);
   int pair_rounds = 0;
   for (const auto& p : plan) pair_rounds += p.purpose.starts_with("pair coverage");
   REQUIRE(pair_rounds > 1);
-  for (int r = 3; r < 3 + pair_rounds; ++r) {
-    INFO("round " << r);
-    CHECK(suite::plan_round(tests, r, 7, 1).kind == "pair coverage " + std::to_string(r - 2));
-    CHECK(flat(suite::plan_round(tests, r, 7, 1)) == plan[size_t(r - 1)].tests);
+  for (int n = 1; n <= pair_rounds; ++n) {
+    const int r = 3 + 2 * (n - 1);
+    INFO("round index " << r);
+    CHECK(suite::plan_round(tests, r, 7, 1).kind == "pair coverage " + std::to_string(n));
+    CHECK(flat(suite::plan_round(tests, r, 7, 1)) == plan[size_t(n + 1)].tests);
+    CHECK(suite::plan_round(tests, r + 1, 7, 1).kind.starts_with("shuffled classes"));
+    CHECK(suite::plan_round(tests, r + 1, 7, 1).seed != 0);
   }
-  const int first_shuffle = 3 + pair_rounds;
-  CHECK(suite::plan_round(tests, first_shuffle, 7, 1).kind.starts_with("shuffled classes"));
-  CHECK(suite::plan_round(tests, first_shuffle, 7, 1).seed != 0);
+  CHECK(suite::plan_round(tests, 4, 7, 1).kind == "shuffled classes and methods");
+  CHECK(suite::plan_round(tests, 6, 7, 1).kind == "shuffled classes");
+  const int after = 3 + 2 * pair_rounds;
+  CHECK(suite::plan_round(tests, after, 7, 1).kind.starts_with("shuffled classes"));
   CHECK(flat(suite::plan_round(tests, 5, 7, 1)) != flat(suite::plan_round(tests, 5, 8, 1)));
 }
 
