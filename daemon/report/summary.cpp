@@ -1,3 +1,5 @@
+#include <functional>
+
 #include "report/report.hpp"
 #include "report/text.hpp"
 
@@ -23,6 +25,21 @@ std::string first_failure(const core::Verdict& v) {
   std::string s = f.exception_type.empty() ? f.signature : f.exception_type;
   if (!f.message.empty()) s += ": " + f.message;
   return cut_utf8(s, 300);
+}
+
+// A folded list of the tests with verdict `kind`, one line each: the test and what `said`
+// says of it (up to max_rows).
+std::string folded_list(const Report& report, core::VerdictKind kind, const std::string& summary,
+                        const std::function<std::string(const core::Verdict&)>& said) {
+  std::string out = "<details><summary>" + summary + "</summary>\n\n";
+  std::size_t rows = 0;
+  for (const auto& le : report.entries) {
+    const auto& v = le.entry.verdict;
+    if (v.verdict != kind) continue;
+    if (++rows > max_rows) break;
+    out += "- `" + markdown_cell(v.test) + "`: " + said(v) + "\n";
+  }
+  return out + "\n</details>\n";
 }
 
 }  // namespace
@@ -92,28 +109,12 @@ std::string render_summary(const Report& report) {
     }
     out += "\n";
   }
-  if (skipped > 0) {
-    out += "<details><summary>" + std::to_string(skipped) + " skipped</summary>\n\n";
-    std::size_t rows = 0;
-    for (const auto& le : report.entries) {
-      const auto& v = le.entry.verdict;
-      if (v.verdict != core::VerdictKind::skipped) continue;
-      if (++rows > max_rows) break;
-      out += "- `" + markdown_cell(v.test) + "`: " + markdown_cell(v.evidence.reason) + "\n";
-    }
-    out += "\n</details>\n\n";
-  }
-  if (clean > 0) {
-    out += "<details><summary>" + std::to_string(clean) + " not flaky</summary>\n\n";
-    std::size_t rows = 0;
-    for (const auto& le : report.entries) {
-      const auto& v = le.entry.verdict;
-      if (v.verdict != core::VerdictKind::not_flaky) continue;
-      if (++rows > max_rows) break;
-      out += "- `" + markdown_cell(v.test) + "`: " + runs_failed_phrase(v.runs) + "\n";
-    }
-    out += "\n</details>\n";
-  }
+  if (skipped > 0)
+    out += folded_list(report, core::VerdictKind::skipped, std::to_string(skipped) + " skipped",
+                       [](const core::Verdict& v) { return markdown_cell(v.evidence.reason); }) + "\n";
+  if (clean > 0)
+    out += folded_list(report, core::VerdictKind::not_flaky, std::to_string(clean) + " not flaky",
+                       [](const core::Verdict& v) { return runs_failed_phrase(v.runs); });
   return out;
 }
 

@@ -25,6 +25,20 @@ const json& verdict_for(const json& file, const std::string& test) {
   return none;
 }
 
+// The state a scan ends in (polls its record; 120 s is a safety net against a hung scan, not
+// a timing assertion).
+std::string final_state_of(scan::ScanManager& scans, const std::string& id) {
+  std::string state;
+  for (int i = 0; i < 600; ++i) {
+    auto record = scans.get(id);
+    REQUIRE(record);
+    state = record->state;
+    if (state != "queued" && state != "running") break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  }
+  return state;
+}
+
 }  // namespace
 
 TEST_CASE("a scan with rerun, order and nio finds the victim and the NIO test, and both replay",
@@ -58,15 +72,7 @@ TEST_CASE("a scan with rerun, order and nio finds the victim and the NIO test, a
   auto submitted = scans.submit(*request);
   REQUIRE(submitted);
   std::string id = submitted->id;
-  std::string final_state;
-  for (int i = 0; i < 600; ++i) {  // a safety net against a hung scan, not a timing assertion
-    auto record = scans.get(id);
-    REQUIRE(record);
-    final_state = record->state;
-    if (final_state != "queued" && final_state != "running") break;
-    std::this_thread::sleep_for(std::chrono::milliseconds(200));
-  }
-  REQUIRE(final_state == "completed");
+  REQUIRE(final_state_of(scans, id) == "completed");
   auto file = scans.verdict_file(id);
   REQUIRE(file);
 
@@ -126,15 +132,7 @@ TEST_CASE("nio-isolated-class runs a JUnit 4 class twice in one JVM: the class-l
     REQUIRE(request);
     auto submitted = scans.submit(*request);
     REQUIRE(submitted);
-    std::string final_state;
-    for (int i = 0; i < 600; ++i) {  // a safety net against a hung scan, not a timing assertion
-      auto record = scans.get(submitted->id);
-      REQUIRE(record);
-      final_state = record->state;
-      if (final_state != "queued" && final_state != "running") break;
-      std::this_thread::sleep_for(std::chrono::milliseconds(200));
-    }
-    REQUIRE(final_state == "completed");
+    REQUIRE(final_state_of(scans, submitted->id) == "completed");
     return submitted->id;
   };
 
