@@ -8,9 +8,13 @@
 //   - calls a mutator (is_mutator_name) on a receiver read from the field (getstatic, also
 //     through a reference local), or on a receiver of the field's type: the call's owner is
 //     the field's declared class type, or the receiver was read from another field of the
-//     same descriptor.
+//     same descriptor; or
+//   - calls a method that is a candidate by the first two rules (directly or through up to
+//     two more such calls): a public `shutdown(name)` whose private `stop(name)` removes the
+//     entry from the field's map.
 // <clinit> is left out (no one can call it); constructors stay (a singleton's private
-// constructor may assign the instance). Candidates come in class, then method order.
+// constructor may assign the instance). Candidates come in class, then method order, callers
+// after the methods they call.
 #include <cstdint>
 #include <span>
 #include <string>
@@ -32,12 +36,13 @@ enum class ResetKind {
   writes_field,        // putstatic of the field
   mutates_field,       // a mutator on the value read from the field
   mutates_field_type,  // a mutator on some value of the field's type
+  calls_reset,         // a call of another candidate that writes or mutates the field itself
 };
 
 struct ResetSite {
   ResetKind kind = ResetKind::writes_field;
   std::uint32_t offset = 0;  // bytecode offset of the putstatic or the call
-  MemberRef call;            // the mutator called; empty for writes_field
+  MemberRef call;            // the mutator or candidate called; empty for writes_field
 };
 
 struct ResetCandidate {
@@ -69,6 +74,10 @@ struct Literals {
 };
 // Errors: malformed (bytecode of some method).
 util::Result<Literals> collect_literals(const ClassFile& cls);
+// The literals that the methods named `method_name` (and the lambdas javac made of their
+// bodies, `lambda$name$0`) load, in bytecode order: a test method's own arguments come before
+// its class's. Errors: malformed.
+util::Result<Literals> collect_method_literals(const ClassFile& cls, std::string_view method_name);
 // Appends what `from` has and `into` lacks (victim's class, then the field owner's).
 void merge(Literals& into, const Literals& from);
 

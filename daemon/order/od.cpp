@@ -32,6 +32,8 @@ struct Finding {
   // Set when the victim passes once its own class runs again after the polluter: a test of
   // another class put between them would split the class the same way, so none is a cleaner.
   bool class_run_cleans = false;
+  enum class CleanerSearch { not_run, cut_short, done } cleaner_search = CleanerSearch::not_run;
+  std::string cleaners_from;       // the victim of the same polluters whose cleaners these are
   std::vector<std::string> reproducer;
   std::vector<std::string> passing_order;
   std::optional<size_t> failing_run;  // history indices
@@ -66,24 +68,22 @@ class OrderDetector {
     // A test whose outcome changed only in the technique's own later runs (another test's
     // confirmation, minimisation or cleaner search) is followed up the same way, for up to
     // kFollowUpRounds more rounds while the budget lasts.
+    // Cleaners come last, once every candidate is classified and minimised: a budget that
+    // ends early cuts the cleaner search (which the verdict then says), not a classification.
     std::vector<std::string> batch = candidates_;
     for (int round = 0; !batch.empty() && round <= kFollowUpRounds; ++round) {
       if (round > 0) util::logger("order")->info("order: {} more candidates from the technique's own runs", batch.size());
-      if (auto r = confirm(batch); !r) return std::unexpected(r.error());
-      if (auto r = classify(batch); !r) return std::unexpected(r.error());
-      for (const auto& test : batch) {
-        Finding& f = findings_[test];
-        if (f.kind == Finding::Kind::victim || f.kind == Finding::Kind::brittle)
-          if (auto r = minimise(test, f); !r) return std::unexpected(r.error());
-      }
-      if (options_.find_cleaners)
-        for (const auto& test : batch)
-          if (findings_[test].kind == Finding::Kind::victim)
-            if (auto r = search_cleaners(test, findings_[test]); !r) return std::unexpected(r.error());
+      if (auto r = follow(batch); !r) return std::unexpected(r.error());
       if (stopped_) break;
       batch = new_candidates();  // details.detected_in names the run that showed each
+      if (batch.empty()) {       // the cleaner search's own runs may show more
+        if (auto r = search_all_cleaners(); !r) return std::unexpected(r.error());
+        if (stopped_) break;
+        batch = new_candidates();
+      }
       candidates_.insert(candidates_.end(), batch.begin(), batch.end());
     }
+    if (auto r = search_all_cleaners(); !r) return std::unexpected(r.error());
     return verdicts();
   }
 
@@ -368,8 +368,36 @@ class OrderDetector {
     return {};
   }
 
+  // Phases 2 to 4 for one batch of candidates.
+  util::Result<void> follow(const std::vector<std::string>& batch) {
+    if (auto r = confirm(batch); !r) return r;
+    if (auto r = classify(batch); !r) return r;
+    for (const auto& test : batch) {
+      Finding& f = findings_[test];
+      if (f.kind == Finding::Kind::victim || f.kind == Finding::Kind::brittle)
+        if (auto r = minimise(test, f); !r) return r;
+    }
+    return {};
+  }
+
+  // Phase 5 for every victim whose cleaners were not searched yet, in the order found.
+  util::Result<void> search_all_cleaners() {
+    if (!options_.find_cleaners) return {};
+    for (const auto& test : candidates_) {
+      Finding& f = findings_[test];
+      if (f.kind != Finding::Kind::victim || f.cleaner_search != Finding::CleanerSearch::not_run) continue;
+      if (stopped_) return {};
+      auto r = search_cleaners(test, f);
+      if (!r) return r;
+      f.cleaner_search = stopped_ ? Finding::CleanerSearch::cut_short : Finding::CleanerSearch::done;
+    }
+    return {};
+  }
+
   // Phase 5: cleaners by group testing: polluters, then a group of other tests, then the
   // victim; if the victim passes, the group holds a cleaner, so split it and look deeper.
+  // Victims of the same polluters mostly share their cleaners: those found for an earlier
+  // one are tried first, one run each, and the search runs only when none of them cleans.
   util::Result<void> search_cleaners(const std::string& test, Finding& f) {
     if (stopped_) return {};
     // The polluter runs in one run of the victim's class with it; any test of another class put
@@ -389,6 +417,23 @@ class OrderDetector {
         f.class_run_cleans = true;
         return {};
       }
+    }
+    for (const auto& other : candidates_) {
+      const Finding& g = findings_[other];
+      if (other == test || g.kind != Finding::Kind::victim || g.related != f.related || g.cleaners.empty()) continue;
+      for (const auto& c : g.cleaners) {
+        auto order = f.related;
+        order.push_back(c);
+        order.push_back(test);
+        auto o = runner_.outcome_after(order, "cleaner of " + other + " tried for " + test);
+        if (!o) return note(o.error());
+        if (o->outcome == Outcome::pass) f.cleaners.push_back(c);
+      }
+      if (!f.cleaners.empty()) {
+        f.cleaners_from = other;
+        return {};
+      }
+      break;  // the shared cleaners do not clean this one: search
     }
     std::set<std::string> exclude(f.related.begin(), f.related.end());
     exclude.insert(test);
@@ -459,12 +504,23 @@ class OrderDetector {
           e.related = f.related;
           e.related.insert(e.related.end(), f.cleaners.begin(), f.cleaners.end());
           e.details[victim ? "polluters" : "state_setters"] = join(f.related);
-          if (victim && options_.find_cleaners) e.details["cleaners"] = join(f.cleaners);
+          if (victim && options_.find_cleaners) {
+            e.details["cleaners"] = join(f.cleaners);
+            if (!f.cleaners_from.empty()) e.details["cleaners_from"] = f.cleaners_from;
+            if (f.cleaner_search != Finding::CleanerSearch::done)
+              e.details["cleaners_unsearched"] = std::string(f.cleaner_search == Finding::CleanerSearch::cut_short ? "cut short: " : "") +
+                                                 (stopped_ ? stopped_->message : std::string("not reached"));
+          }
           e.details["minimisation_runs"] = std::to_string(f.minimisation_probes);
           e.details["minimal"] = f.minimal ? "true" : "false";
           e.reason = victim ? "passes alone and fails after " + join(f.related)
                             : "fails alone and passes after " + join(f.related);
           if (!f.cleaners.empty()) e.reason += "; cleaners: " + join(f.cleaners);
+          if (!f.cleaners_from.empty()) e.reason += " (found for " + f.cleaners_from + ", which has the same polluters)";
+          if (victim && options_.find_cleaners && f.cleaner_search != Finding::CleanerSearch::done)
+            e.reason += std::string(f.cleaner_search == Finding::CleanerSearch::cut_short ? "; cleaner search cut short ("
+                                                                                            : "; cleaners not searched (") +
+                        (stopped_ ? stopped_->message : std::string("not reached")) + ")";
           if (f.class_run_cleans) {
             e.details["class_run_cleans"] = "true";
             e.reason += "; it passes when its class runs again after the polluter (the class's setup resets the state), so a test "

@@ -65,6 +65,19 @@ struct Ranked {
 
 }  // namespace
 
+std::optional<JdkDefault> jdk_default_for(const std::string& type_descriptor) {
+  static const std::map<std::string, JdkDefault> defaults{
+      {"Ljava/util/TimeZone;", {"java.util.TimeZone", "getDefault", "()Ljava/util/TimeZone;"}},
+      {"Ljava/util/Locale;", {"java.util.Locale", "getDefault", "()Ljava/util/Locale;"}},
+      {"Ljava/time/ZoneId;", {"java.time.ZoneId", "systemDefault", "()Ljava/time/ZoneId;"}},
+      {"Ljava/nio/charset/Charset;", {"java.nio.charset.Charset", "defaultCharset", "()Ljava/nio/charset/Charset;"}},
+      {"Ljava/time/Clock;", {"java.time.Clock", "systemDefaultZone", "()Ljava/time/Clock;"}},
+  };
+  auto it = defaults.find(type_descriptor);
+  if (it == defaults.end()) return std::nullopt;
+  return it->second;
+}
+
 std::vector<std::string> missing_classes(const PollutedField& field, const ClassFiles& known) {
   std::vector<std::string> out;
   for (const std::string& start : {internal_name(field.owner), internal_name(field.value_class)}) {
@@ -135,6 +148,7 @@ std::vector<Call> candidate_calls(const PollutedField& field, const std::vector<
     }
     auto cls = classfile::descriptor_class(p);
     if (cls && value_types.contains(*cls)) add({Arg::Kind::original, 0, "", p});
+    if (jdk_default_for(p)) add({Arg::Kind::jdk_default, 0, "", p});
     if (cls && (*cls == "java/lang/String" || *cls == "java/lang/Object" || *cls == "java/lang/CharSequence"))
       for (std::size_t i = 0; i < literals.strings.size() && i < 6; ++i) add({Arg::Kind::string, 0, literals.strings[i]});
     if (cls && is_enum(*cls, classes)) {
@@ -190,8 +204,12 @@ std::vector<Call> candidate_calls(const PollutedField& field, const std::vector<
       getter = *g;
     }
     const int rank = r.writes_field() && is_static ? std::min(name_rank(r.method_name), 1) : name_rank(r.method_name);
-    add_method(r.class_name, r.method_name, r.method_descriptor, !is_static && getter.empty(), rank,
-               r.writes_field() ? "writes the field" : "mutates the field's value", getter);
+    std::string why = r.writes_field() ? "writes the field" : "mutates the field's value";
+    const bool only_calls = std::all_of(r.sites.begin(), r.sites.end(), [](const classfile::ResetSite& x) {
+      return x.kind == classfile::ResetKind::calls_reset;
+    });
+    if (only_calls) why = "calls " + binary_name(r.sites.front().call.owner) + "." + r.sites.front().call.name + ", which resets the field";
+    add_method(r.class_name, r.method_name, r.method_descriptor, !is_static && getter.empty(), rank, why, getter);
   }
   // 2. The value's own mutators, and methods of a project class that write its fields. A
   // String or a boxed number has none, whatever its methods are called (`replace`).
@@ -301,6 +319,12 @@ std::optional<std::string> java_statement(const Call& call, const std::optional<
         if (!original) return std::nullopt;
         args += *original;
         break;
+      case Arg::Kind::jdk_default: {
+        auto d = jdk_default_for(a.type);
+        if (!d) return std::nullopt;
+        args += d->owner + "." + d->method + "()";
+        break;
+      }
     }
   }
   if (call.on_value) {
@@ -338,6 +362,11 @@ std::string describe(const Call& call) {
       case Arg::Kind::string: args += java_string_literal(a.text); break;
       case Arg::Kind::enum_constant: args += source_name(a.type) + "." + a.text; break;
       case Arg::Kind::original: args += "<value before the polluter>"; break;
+      case Arg::Kind::jdk_default: {
+        auto d = jdk_default_for(a.type);
+        args += d ? d->owner + "." + d->method + "()" : "<the JVM's default>";
+        break;
+      }
     }
   }
   std::string receiver = call.on_value ? "<field value>."

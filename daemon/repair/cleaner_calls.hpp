@@ -15,7 +15,8 @@
 // Inside each group: names that undo (reset*, clear, remove*, unregister*, logout-like
 // writers) before setters, setters before adders; fewer arguments first. Arguments come
 // from the literals mined from the tests and the field's owner, null, enum constants, and
-// the field's own value from before the polluter ran (`original`).
+// the field's own value from before the polluter ran (`original`), and the JVM's current
+// default of the parameter's type (`jdk_default`: `TimeZone.getDefault()` for a TimeZone).
 #include <cstddef>
 #include <cstdint>
 #include <map>
@@ -29,11 +30,11 @@
 namespace flakescan::repair {
 
 struct Arg {
-  enum class Kind { null, int_, long_, boolean, string, enum_constant, original };
+  enum class Kind { null, int_, long_, boolean, string, enum_constant, original, jdk_default };
   Kind kind = Kind::null;
   std::int64_t integer = 0;
   std::string text;   // string: the text; enum_constant: the constant's name
-  std::string type;   // enum_constant: the enum's binary name
+  std::string type;   // enum_constant: the enum's binary name; null, jdk_default: the parameter's descriptor
   friend bool operator==(const Arg&, const Arg&) = default;
 };
 
@@ -56,6 +57,16 @@ struct PollutedField {
   std::string descriptor;  // "Ljava/util/List;"
   std::string value_class; // runtime class of the value in the failing state; empty: null
 };
+
+// The JDK's static method that returns the JVM's current default of a parameter type:
+// TimeZone, Locale, ZoneId, Charset, Clock.
+struct JdkDefault {
+  std::string owner;       // binary name: "java.util.TimeZone"
+  std::string method;      // "getDefault"
+  std::string descriptor;  // "()Ljava/util/TimeZone;"
+};
+// nullopt when the type (a field descriptor, "Ljava/util/TimeZone;") has no such default.
+std::optional<JdkDefault> jdk_default_for(const std::string& type_descriptor);
 
 // Class files by internal name ("java/util/Locale$Category").
 using ClassFiles = std::map<std::string, classfile::ClassFile>;

@@ -154,6 +154,7 @@ class Repairer {
   RepairOptions options_;
   ClassCache cache_;
   int runs_ = 0;
+  std::int64_t last_restore_run_ = 0;  // the last run of restores_pass or sets_pass
   std::map<std::string, PollutedField> surveyed_;  // field -> its owner, descriptor, value class
   classfile::Literals literals_;
 };
@@ -176,8 +177,14 @@ util::Result<void> Repairer::survey(core::Vm& vm, core::ThreadRef thread, const 
       for (const auto& e : missing_enum_candidates(*resets, cache_.classes)) cache_.ensure(e, vm, thread);
     surveyed_[name] = p;
   }
-  // Literals: the polluters' classes first (the value they left is likely one of theirs),
-  // then the test's, then the project classes those refer to, then the fields' owners.
+  // Literals: the polluters' own methods first (`register("nightly", 4)` names the entry to
+  // remove), then the test's, then their classes, the project classes those refer to, and
+  // the fields' owners.
+  std::vector<std::string> test_methods = t.polluters;
+  test_methods.push_back(t.test);
+  for (const auto& m : test_methods)
+    if (const std::string cls = internal_name(class_of_test(m)); cache_.ensure(cls, vm, thread))
+      if (auto lits = classfile::collect_method_literals(cache_.classes.at(cls), method_of_test(m))) classfile::merge(literals_, *lits);
   std::vector<std::string> sources;
   for (const auto& p : t.polluters) sources.push_back(internal_name(class_of_test(p)));
   sources.push_back(internal_name(class_of_test(t.test)));
@@ -227,6 +234,7 @@ util::Result<bool> Repairer::restores_pass(const Target& t, const std::vector<st
                                      " field(s) restored: " + join(fields),
                       true, std::move(stops));
   if (!run) return std::unexpected(run.error());
+  last_restore_run_ = run->id;
   auto o = last_outcome(*run);
   if (!core::is_observation(o)) return util::fail(Errc::process, "the run with restored fields did not reach " + t.test);
   return o == core::Outcome::pass;
@@ -280,6 +288,7 @@ util::Result<bool> Repairer::sets_pass(const Target& t, const std::vector<std::s
                                      " field(s) set as in its passing order: " + join(fields),
                       true, {{t.failing.size() - 1, stop}});
   if (!run) return std::unexpected(run.error());
+  last_restore_run_ = run->id;
   auto o = last_outcome(*run);
   if (!core::is_observation(o)) return util::fail(Errc::process, "the run with set fields did not reach " + t.test);
   return o == core::Outcome::pass;
@@ -360,6 +369,18 @@ util::Result<Repairer::Tried> Repairer::try_cleaner(const Target& t, const Pollu
                            break;
                          }
                          case Arg::Kind::original: args.push_back(*original); break;
+                         case Arg::Kind::jdk_default: {
+                           auto d = jdk_default_for(a.type);
+                           if (!d) return util::fail(Errc::internal, "no JDK default for " + a.type);
+                           auto got = vm.invoke_static(d->owner, d->method, d->descriptor, {}, thread, repair_call_deadline());
+                           if (!got) return std::unexpected(got.error());
+                           if (got->exception) {
+                             tried->exception = d->owner + "." + d->method + "() threw";
+                             return {};
+                           }
+                           args.push_back(got->result);
+                           break;
+                         }
                        }
                      }
                      util::Result<core::InvokeResult> r = util::fail(Errc::internal, "not called");
@@ -547,9 +568,13 @@ core::Verdict Repairer::repair(const Target& t) {
     if (auto r = read_passing_values(t, fields); !r) return finish("the passing values could not be read: " + r.error().message);
   auto all = restores_pass(t, fields, /*survey=*/true);
   if (!all) return finish("restoring the differing fields failed: " + all.error().message);
-  if (!*all)
-    return finish("restoring all " + std::to_string(fields.size()) + " differing static fields did not make it pass: " +
-                  "the pollution is not (only) in static state");
+  if (!*all) {
+    d["restore_run"] = std::to_string(last_restore_run_);
+    return finish("restoring all " + std::to_string(fields.size()) + " static fields that differ before it, together, " +
+                  (t.brittle ? "to their values in the passing order" : "to copies of their values from before the first test") +
+                  ", did not make it pass (run " + std::to_string(last_restore_run_) +
+                  "): what decides its outcome was not found among the static fields compared");
+  }
   auto minimal = order::ddmin(fields.size(), [&](const std::vector<std::size_t>& subset) -> util::Result<bool> {
     std::vector<std::string> chosen;
     for (auto i : subset) chosen.push_back(fields[i]);
@@ -562,23 +587,39 @@ core::Verdict Repairer::repair(const Target& t) {
   if (!minimal.complete)
     return finish("restoring " + join(polluted) + " makes it pass (not minimised: " +
                   (minimal.stopped ? minimal.stopped->message : std::string("stopped")) + ")");
-  if (polluted.size() != 1)
-    return finish("the pollution needs " + std::to_string(polluted.size()) + " fields restored together (" + join(polluted) +
-                  "); the cleaner search handles one field");
-  // 3. A cleaner among the reset methods.
-  auto it = surveyed_.find(polluted.front());
-  if (it == surveyed_.end()) return finish("the polluted field " + polluted.front() + " could not be read in the test JVM");
-  const PollutedField& field = it->second;
-  auto resets = reset_methods(field, cache_.classes);
-  if (!resets) return finish("reading the reset methods failed: " + resets.error().message);
-  auto calls = candidate_calls(field, *resets, cache_.classes, literals_, static_cast<std::size_t>(options_.max_cleaner_runs));
-  if (calls.empty())
-    return finish(field_words + polluted.front() + "; no method on the classpath resets it, so there is no patch");
+  // 3. A cleaner among the reset methods of the polluted field, or of each of linked fields
+  // (ones that make the test pass only when restored together), taken in turn.
+  std::string what = field_words + polluted.front();
+  if (polluted.size() > 1)
+    what = std::string(t.brittle ? "the fields its state-setter sets are " : "the polluted fields are ") + join(polluted) +
+           " (only restored together do they make it pass)";
+  std::vector<std::vector<std::pair<const PollutedField*, Call>>> per_field;
+  for (const auto& name : polluted) {
+    auto it = surveyed_.find(name);
+    if (it == surveyed_.end()) continue;
+    auto resets = reset_methods(it->second, cache_.classes);
+    if (!resets) return finish("reading the reset methods failed: " + resets.error().message);
+    auto& list = per_field.emplace_back();
+    for (auto& c : candidate_calls(it->second, *resets, cache_.classes, literals_, static_cast<std::size_t>(options_.max_cleaner_runs)))
+      list.emplace_back(&it->second, std::move(c));
+  }
+  if (per_field.empty()) return finish("the polluted field " + join(polluted) + " could not be read in the test JVM");
+  std::vector<std::pair<const PollutedField*, Call>> calls;  // round robin over the fields, best first in each
+  for (std::size_t i = 0; calls.size() < static_cast<std::size_t>(options_.max_cleaner_runs); ++i) {
+    bool any = false;
+    for (auto& list : per_field) {
+      if (i >= list.size() || calls.size() >= static_cast<std::size_t>(options_.max_cleaner_runs)) continue;
+      calls.push_back(std::move(list[i]));
+      any = true;
+    }
+    if (!any) break;
+  }
+  if (calls.empty()) return finish(what + "; no method on the classpath resets it, so there is no patch");
   std::vector<std::string> tried_calls;
-  for (const auto& c : calls) {
+  for (const auto& [field, c] : calls) {
     const bool uses_original = std::any_of(c.args.begin(), c.args.end(), [](const Arg& a) { return a.kind == Arg::Kind::original; });
     if (t.brittle && uses_original) continue;  // the value before the first test is the failing one
-    auto tried = try_cleaner(t, field, c);
+    auto tried = try_cleaner(t, *field, c);
     tried_calls.push_back(describe(c) + (tried && !tried->exception.empty() ? " (" + tried->exception + ")" : ""));
     if (!tried) continue;
     if (!tried->passed) continue;
@@ -586,19 +627,19 @@ core::Verdict Repairer::repair(const Target& t) {
     d["cleaner_call"] = describe(c);
     d["cleaner_run"] = std::to_string(tried->run);
     if (!statement)
-      return finish(field_words + polluted.front() + "; calling " + describe(c) +
+      return finish(what + "; calling " + describe(c) +
                     " first makes the test pass, but it has no Java source form here (the field or an argument cannot be named)");
     d["cleaner"] = *statement;
     // 4. The patch, compiled and verified.
-    auto why_not = offer_patch(t, field, *statement, d);
-    if (!why_not.empty()) return finish(field_words + polluted.front() + "; cleaner " + *statement + " (it made the test pass when called through the debugger); " + why_not);
-    return finish(field_words + polluted.front() + "; " + *statement + " " + d["patch_placement"] +
-                  " makes it pass in its failing order (patch verified in run " + d["verified_by_run"] + ")");
+    auto why_not = offer_patch(t, *field, *statement, d);
+    if (!why_not.empty()) return finish(what + "; cleaner " + *statement + " (it made the test pass when called through the debugger); " + why_not);
+    return finish(what + "; " + *statement + " " + d["patch_placement"] + " makes it pass in its failing order (patch verified in run " +
+                  d["verified_by_run"] + ")");
   }
   d["cleaners_tried"] = join(tried_calls, "; ");
-  return finish(field_words + polluted.front() + (t.brittle ? "; no method on the classpath that writes it" : "; no reset method on the classpath") +
-                " makes the test pass (tried " +
-                std::to_string(tried_calls.size()) + ": " + join(tried_calls, "; ") + "), so there is no patch");
+  return finish(what + (t.brittle ? "; no method on the classpath that writes it" : "; no reset method on the classpath") +
+                " makes the test pass (tried " + std::to_string(tried_calls.size()) + ": " + join(tried_calls, "; ") +
+                "), so there is no patch");
 }
 
 }  // namespace

@@ -34,7 +34,8 @@ util::Result<core::Value> static_value(core::Vm& vm, const std::string& owner, c
 // ---- StateKeeper: helpers inside the test JVM ------------------------------------------------
 // Initialises a class by name (its static initialiser runs).
 util::Result<void> load_class(core::Vm& vm, core::ThreadRef thread, const std::string& class_name);
-// A deep copy of `value`, kept alive in the VM.
+// A deep copy of `value`, kept alive in the VM. Copies made in one JVM share their objects:
+// two fields that refer to one object get copies that refer to one copy.
 util::Result<core::Value> keep_copy(core::Vm& vm, core::ThreadRef thread, const core::Value& value);
 // A value as Base64 text of its Java serialisation (StateKeeper.serialize), to be rebuilt in
 // another JVM; nullopt when it cannot be serialised. `value` must be a non-null reference.

@@ -29,7 +29,8 @@ struct Reproduced {
   std::string narrowing;  // empty: the whole prefix
 };
 
-util::Result<Reproduced> reproduce(const Suspect& s, bool passes_alone, Lane& lane, core::Verdict& merged) {
+util::Result<Reproduced> reproduce(const Suspect& s, bool passes_alone, Lane& lane, const KnownPolluters& known,
+                                   core::Verdict& merged) {
   const Seen* pick = nullptr;
   std::vector<Occurrence> same;
   auto ran_before = [&](const Seen& seen) {  // a second run in one JVM: the NIO check's business
@@ -44,21 +45,46 @@ util::Result<Reproduced> reproduce(const Suspect& s, bool passes_alone, Lane& la
   if (!pick) return Reproduced{};
   const std::string outcome = passes_alone ? "failed" : "passed";
   std::vector<std::string> whole(pick->run->spec.tests.begin(), pick->run->spec.tests.begin() + long(pick->pos) + 1);
-  auto narrowed = narrowed_order(same, {&pick->run->spec.tests, pick->pos}, s.test);
-  std::vector<std::vector<std::string>> tries;
-  std::string narrowing;
-  if (narrowed.size() > 1 && narrowed.size() < whole.size()) {  // alone it was run already
-    narrowing = std::to_string(narrowed.size() - 1) + " of the " + std::to_string(whole.size() - 1) +
-                " tests before it: those before it in all " + std::to_string(same.size()) + " rounds it " + outcome + " in";
-    tries.push_back(std::move(narrowed));
+  // The orders to try, shortest first: the polluters another suspect's isolation found, when
+  // they ran before this one in every round it failed in; the order the rounds narrow it to;
+  // the whole prefix.
+  struct Try {
+    std::vector<std::string> order;
+    std::string narrowing;  // details.order_narrowed_to; empty for the whole prefix
+    std::string how;        // for the run's purpose
+  };
+  std::vector<Try> tries;
+  if (passes_alone) {
+    for (const auto& polluters : known.all()) {
+      auto before_in_all = std::all_of(same.begin(), same.end(), [&](const Occurrence& o) {
+        auto end = o.order->begin() + long(o.pos);
+        return std::all_of(polluters.begin(), polluters.end(),
+                           [&](const std::string& p) { return std::find(o.order->begin(), end, p) != end; });
+      });
+      if (!before_in_all || std::find(polluters.begin(), polluters.end(), s.test) != polluters.end()) continue;
+      auto order = polluters;
+      order.push_back(s.test);
+      std::string list;
+      for (const auto& p : polluters) list += (list.empty() ? "" : ", ") + p;
+      tries.push_back({std::move(order), "the polluters another suspect's isolation found (" + list + "), before it in all " +
+                                             std::to_string(same.size()) + " rounds it failed in",
+                       "after the polluters found for another suspect"});
+      break;
+    }
   }
-  tries.push_back(std::move(whole));
+  auto narrowed = narrowed_order(same, {&pick->run->spec.tests, pick->pos}, s.test);
+  if (narrowed.size() > 1 && narrowed.size() < whole.size()) {  // alone it was run already
+    std::string why = std::to_string(narrowed.size() - 1) + " of the " + std::to_string(whole.size() - 1) +
+                      " tests before it: those before it in all " + std::to_string(same.size()) + " rounds it " + outcome + " in";
+    tries.push_back({std::move(narrowed), std::move(why), "narrowed by the rounds"});
+  }
+  tries.push_back({std::move(whole), std::string(), "once more"});
   for (size_t k = 0; k < tries.size(); ++k) {
     const bool is_narrowed = k + 1 < tries.size();
     core::RunSpec again;
-    again.tests = tries[k];
+    again.tests = tries[k].order;
     again.technique = "suite";
-    again.purpose = "the order " + s.test + " " + outcome + " in, " + (is_narrowed ? "narrowed by the rounds" : "once more");
+    again.purpose = "the order " + s.test + " " + outcome + " in, " + tries[k].how;
     again.seed = pick->run->spec.seed;
     auto run = lane.run(again);
     if (!run) {
@@ -66,8 +92,7 @@ util::Result<Reproduced> reproduce(const Suspect& s, bool passes_alone, Lane& la
       return Reproduced{};  // the budget ended
     }
     auto o = run->report.outcome_at(again.tests.size() - 1);
-    if (core::is_observation(o) && core::is_failure(o) == passes_alone)
-      return Reproduced{std::move(*run), is_narrowed ? narrowing : std::string()};
+    if (core::is_observation(o) && core::is_failure(o) == passes_alone) return Reproduced{std::move(*run), tries[k].narrowing};
     if (!is_narrowed)
       merged.evidence.reason += "; the order it " + outcome + " in did not give that outcome again (run " +
                                 std::to_string(run->id) + ")";
@@ -107,7 +132,17 @@ util::Result<core::RecordedRun> Lane::run_debugged(const core::RunSpec& spec, co
   return keep(scan_.run_debugged(spec, drive));
 }
 
-util::Result<core::Verdict> isolate(const Suspect& s, const core::TechniqueInput& sub, Lane& lane) {
+void KnownPolluters::add(std::vector<std::string> polluters) {
+  std::lock_guard lock(mutex_);
+  if (std::find(lists_.begin(), lists_.end(), polluters) == lists_.end()) lists_.push_back(std::move(polluters));
+}
+
+std::vector<std::vector<std::string>> KnownPolluters::all() const {
+  std::lock_guard lock(mutex_);
+  return lists_;
+}
+
+util::Result<core::Verdict> isolate(const Suspect& s, const core::TechniqueInput& sub, Lane& lane, KnownPolluters& known) {
   core::Verdict merged = s.from_rounds;
   // 1. Alone.
   auto alone = rerun::run_rerun(sub, lane);
@@ -122,7 +157,7 @@ util::Result<core::Verdict> isolate(const Suspect& s, const core::TechniqueInput
   }
   // 2. The order it failed (passed) in, then `order` on the runs that found it.
   if (passes_alone != fails_alone) {
-    auto reproduced = reproduce(s, passes_alone, lane, merged);
+    auto reproduced = reproduce(s, passes_alone, lane, known, merged);
     if (!reproduced) return std::unexpected(reproduced.error());
     if (reproduced->run) {
       core::TechniqueInput od = sub;
@@ -135,7 +170,10 @@ util::Result<core::Verdict> isolate(const Suspect& s, const core::TechniqueInput
       auto found = order::detect_order_dependent(od, lane, only_this);
       if (!found && cancelled(found.error())) return std::unexpected(found.error());
       if (found) {
-        merged = core::merge_verdicts(merged, only_for(*found, s.test));
+        const auto own = only_for(*found, s.test);
+        if (own.evidence.role == "victim" && own.evidence.reproducer.size() > 1)
+          known.add({own.evidence.reproducer.begin(), own.evidence.reproducer.end() - 1});
+        merged = core::merge_verdicts(merged, own);
         if (!reproduced->narrowing.empty()) merged.evidence.details["order_narrowed_to"] = reproduced->narrowing;
       }
     }

@@ -5,8 +5,10 @@
 // A suspect, in one lane:
 //   1. alone in fresh JVMs (technique rerun, 3 runs);
 //   2. when it only passed alone (or only failed alone): the round order it failed (passed) in,
-//      where it had not run before (a second run in one JVM is the NIO check's), narrowed by the rounds (suite_plan.hpp) and, when the narrowed order does not give that
-//      outcome again, the whole prefix; an order that does goes to technique `order` together
+//      where it had not run before (a second run in one JVM is the NIO check's): first the
+//      polluters another suspect's isolation found, when they ran before it in every round it
+//      failed in (KnownPolluters); then the order narrowed by the rounds (suite_plan.hpp); then
+//      the whole prefix; the first order that gives that outcome again goes to technique `order` together
 //      with the runs alone and the run that reproduced it (OrderOptions::observed), so that
 //      `order` confirms, classifies, minimises and looks for a cleaner without running its
 //      detection orders again;
@@ -67,8 +69,21 @@ struct Suspect {
   std::vector<Seen> seen;     // its observations in the rounds
 };
 
+// The polluters the isolations found so far, shared by the lanes. A suspect that failed only
+// after one of these in every round tries it first (polluter, suspect: one run), so suspects
+// of one polluter cost one search, not one each.
+class KnownPolluters {
+ public:
+  void add(std::vector<std::string> polluters);
+  std::vector<std::vector<std::string>> all() const;
+
+ private:
+  mutable std::mutex mutex_;
+  std::vector<std::vector<std::string>> lists_;
+};
+
 // Steps 1 to 3 for one suspect; `sub` is the scan's input with the budget left for it.
 // Errors only when the scan was cancelled; a budget that ends midway keeps what was found.
-util::Result<core::Verdict> isolate(const Suspect& suspect, const core::TechniqueInput& sub, Lane& lane);
+util::Result<core::Verdict> isolate(const Suspect& suspect, const core::TechniqueInput& sub, Lane& lane, KnownPolluters& known);
 
 }  // namespace flakescan::suite

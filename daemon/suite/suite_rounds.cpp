@@ -195,6 +195,7 @@ util::Result<std::vector<core::Verdict>> run_suite(const core::TechniqueInput& i
   std::vector<std::vector<core::RecordedRun>> kept(suspects.size());
   std::mutex error_mutex;
   std::optional<util::Error> stop;
+  KnownPolluters known;
   const int lanes = std::max(1, std::min(jvms, int(suspects.size())));
   auto work = [&] {
     for (size_t k = next++; k < suspects.size(); k = next++) {
@@ -215,7 +216,7 @@ util::Result<std::vector<core::Verdict>> run_suite(const core::TechniqueInput& i
       sub.budget.runs_per_test = isolated_reruns;
       sub.fresh_jvm_per_run = true;
       sub.tests = {v.test};
-      auto isolated = isolate({v.test, v, seen.at(v.test)}, sub, lane);
+      auto isolated = isolate({v.test, v, seen.at(v.test)}, sub, lane, known);
       kept[k] = lane.take_kept();
       if (!isolated) {
         std::lock_guard lock(error_mutex);

@@ -170,3 +170,58 @@ TEST_CASE("repair of a NIO test: the field its first run leaves behind, and a pa
   CHECK(run->report.outcome_at(1) == core::Outcome::pass);
   fs::remove_all(c.work_dir);
 }
+
+TEST_CASE("repair: a reset that takes the polluter's name, the JVM's default zone as argument, two linked fields", "[repair]") {
+  backend::LocalJvmConfig c;
+  c.runner_jar = fs::path(FLAKESCAN_BINARY_DIR) / "lib" / "flakescan-runner.jar";
+  c.platform_jars = backend::default_platform_jars("/usr/share/java");
+  c.classpath = {(fs::path(FLAKESCAN_BINARY_DIR) / "tests" / "fixtures" / "jvm-repair-more.jar").string(), "/usr/share/java/junit4.jar",
+                 "/usr/share/java/hamcrest-core.jar"};
+  c.work_dir = fs::temp_directory_path() / ("flakescan-repair-more-it-" + std::to_string(::getpid()));
+  backend::LocalJvmExecutor executor(c);
+  test_support::LocalRunLog log(executor, 2);
+
+  const std::string workers = "fixture.repair.WorkersVictimTest#runsOnlyDaily";
+  const std::string stamps = "fixture.repair.StampsVictimTest#stampsInTheDefaultZone";
+  const std::string bus = "fixture.repair.BusVictimTest#auditHearsEveryEvent";
+  core::TechniqueInput input;
+  input.tests = {"fixture.repair.WorkersPolluterTest#startsNightly", workers, "fixture.repair.StampsPolluterTest#stampsInAnotherZone",
+                 stamps, "fixture.repair.BusPolluterTest#pagesOnIncident", bus};
+  input.classpath = executor.process_classpath();
+  input.project_dir = FLAKESCAN_SOURCE_DIR;
+  input.source_roots = {std::string(FLAKESCAN_SOURCE_DIR) + "/tests/fixtures/jvm-repair-more/src"};
+  auto verdicts = repair::repair_tests(input, log);
+  REQUIRE(verdicts);
+  auto verified = [&](const core::Verdict& v) {
+    REQUIRE_FALSE(detail(v, "verified_by_run").empty());
+    const auto* run = log.find(std::stoll(detail(v, "verified_by_run")));
+    REQUIRE(run);
+    CHECK(run->spec.tests == v.evidence.reproducer);
+    CHECK(run->report.outcome_at(run->spec.tests.size() - 1) == core::Outcome::pass);
+  };
+  {  // shutdown(String) removes the entry only through a private helper; its argument is the polluter's
+    const auto* v = repair_verdict(*verdicts, workers);
+    REQUIRE(v);
+    INFO(detail(*v, "repair"));
+    CHECK(detail(*v, "polluted_field") == "fixture.repair.app.Workers.POOLS");
+    CHECK(detail(*v, "cleaner") == "fixture.repair.app.Workers.shutdown(\"nightly\");");
+    verified(*v);
+  }
+  {  // the formatter kept the zone that was the default while the polluter ran
+    const auto* v = repair_verdict(*verdicts, stamps);
+    REQUIRE(v);
+    INFO(detail(*v, "repair"));
+    CHECK(detail(*v, "polluted_field") == "fixture.repair.app.Stamps.FORMAT");
+    CHECK(detail(*v, "cleaner") == "fixture.repair.app.Stamps.FORMAT.setTimeZone(java.util.TimeZone.getDefault());");
+    verified(*v);
+  }
+  {  // the bus and its audit listener: restored one by one they come apart, restored together they pass
+    const auto* v = repair_verdict(*verdicts, bus);
+    REQUIRE(v);
+    INFO(detail(*v, "repair"));
+    CHECK(detail(*v, "polluted_field") == "fixture.repair.app.Bus.AUDIT, fixture.repair.app.Bus.EVENTS");
+    CHECK(detail(*v, "cleaner") == "fixture.repair.app.Bus.EVENTS.unregister(\"pager\");");
+    verified(*v);
+  }
+  fs::remove_all(c.work_dir);
+}

@@ -258,3 +258,70 @@ TEST_CASE("a victim seen failing only in the technique's own later runs is follo
   CHECK(v2.evidence.details.at("cleaners") == "p.C#c");
   CHECK_THAT(v2.evidence.details.at("detected_in"), Catch::Contains("minimise polluters of p.V1#v"));
 }
+
+TEST_CASE("order: victims of one polluter share their cleaners, searched once", "[order][od]") {
+  // Issue 29 item 9: five victims of one polluter, one cleaner. The first victim's cleaner
+  // search finds it; the others try it first, one run each, and need no search of their own.
+  FakeSuite s;
+  std::vector<std::string> tests{"p.P#polluter"};
+  for (int i = 0; i < 5; ++i) {
+    const std::string victim = "p.V" + std::to_string(i) + "#v";
+    s.victims[victim] = {{"p.P#polluter"}, {"p.K#cleaner"}, false};
+    tests.push_back(victim);
+  }
+  tests.push_back("p.K#cleaner");
+  for (int i = 0; i < 16; ++i) tests.push_back("p.G" + std::to_string(i % 4) + "#g" + std::to_string(i));
+  FakeRunLog log(s);
+  auto verdicts = order::detect_order_dependent(input_for(tests, 8), log);
+  REQUIRE(verdicts);
+  check_evidence(log, *verdicts);
+  int victims = 0, reused = 0;
+  for (int i = 0; i < 5; ++i) {
+    const auto& v = verdict_of(*verdicts, "p.V" + std::to_string(i) + "#v");
+    INFO(v.test << ": " << v.evidence.reason);
+    if (v.evidence.role != "victim") continue;
+    ++victims;
+    CHECK(v.evidence.details.at("cleaners") == "p.K#cleaner");
+    if (v.evidence.details.contains("cleaners_from")) {
+      ++reused;
+      CHECK_THAT(v.evidence.reason, Catch::Contains("which has the same polluters"));
+    }
+  }
+  REQUIRE(victims >= 2);
+  CHECK(reused == victims - 1);
+  std::set<std::string> searched;  // victims whose cleaners were searched by group testing
+  for (const auto& run : log.made())
+    if (run.spec.purpose.starts_with("cleaner search for ")) searched.insert(run.spec.purpose.substr(19));
+  CHECK(searched.size() == 1);
+}
+
+TEST_CASE("order: a budget that ends before the cleaner search says so in the verdict", "[order][od]") {
+  // The run budget holds detection, confirmation and classification but not the search.
+  FakeSuite s;
+  s.victims["p.V#v"] = {{"p.P#polluter"}, {"p.K#cleaner"}, false};
+  std::vector<std::string> tests{"p.P#polluter", "p.V#v", "p.K#cleaner"};
+  for (int i = 0; i < 8; ++i) tests.push_back("p.G" + std::to_string(i % 2) + "#g" + std::to_string(i));
+  // First, how many runs the whole technique takes and how many of them search cleaners.
+  int total = 0, cleaner_runs = 0;
+  {
+    FakeRunLog log(s);
+    auto verdicts = order::detect_order_dependent(input_for(tests, 4), log);
+    REQUIRE(verdicts);
+    REQUIRE(verdict_of(*verdicts, "p.V#v").evidence.role == "victim");
+    total = log.runs();
+    for (const auto& run : log.made()) cleaner_runs += run.spec.purpose.starts_with("cleaner");
+  }
+  REQUIRE(cleaner_runs > 0);
+  FakeRunLog log(s);
+  auto in = input_for(tests, 4);
+  in.budget.max_runs = total - cleaner_runs;
+  auto verdicts = order::detect_order_dependent(in, log);
+  REQUIRE(verdicts);
+  const auto& v = verdict_of(*verdicts, "p.V#v");
+  INFO(v.evidence.reason);
+  CHECK(v.evidence.role == "victim");
+  CHECK(v.evidence.details.at("cleaners").empty());
+  REQUIRE(v.evidence.details.contains("cleaners_unsearched"));
+  CHECK(v.evidence.details.at("cleaners_unsearched").starts_with("cut short: "));
+  CHECK_THAT(v.evidence.reason, Catch::Contains("cleaner search cut short"));
+}

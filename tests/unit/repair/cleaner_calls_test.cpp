@@ -351,3 +351,57 @@ TEST_CASE("candidate_calls: a JDK class that only fills some map of the field's 
   REQUIRE(calls.size() == 1);
   CHECK(calls[0].owner == "pkg.Other");
 }
+
+TEST_CASE("candidate_calls: a reset that takes the entry's name, through a private helper", "[repair][cleaner]") {
+  // Issue 29 item 4: the polluter calls register("nightly", 4); shutdown(String) removes the
+  // entry through private stop(String). shutdown is tried with the polluter's literal first.
+  auto classes = fixture_classes({"pkg.Services", "pkg.NightlyJob"});
+  const PollutedField services{"pkg.Services", "SERVICES", "Ljava/util/Map;", "java.util.HashMap"};
+  auto literals = classfile::collect_method_literals(classes.at("pkg/NightlyJob"), "schedule");
+  if (!literals) FAIL(literals.error().message);
+  CHECK(literals->strings == std::vector<std::string>{"nightly", "weekly"});
+  CHECK(literals->ints == std::vector<std::int32_t>{4, 7});
+  auto resets = reset_methods(services, classes);
+  if (!resets) FAIL(resets.error().message);
+  auto shutdown = std::find_if(resets->begin(), resets->end(), [](const auto& r) { return r.method_name == "shutdown"; });
+  REQUIRE(shutdown != resets->end());
+  REQUIRE(shutdown->sites.size() == 1);
+  CHECK(shutdown->sites[0].kind == classfile::ResetKind::calls_reset);
+  CHECK(shutdown->sites[0].call.name == "stop");
+  auto calls = candidate_calls(services, *resets, classes, *literals, 50);
+  INFO(Catch::Detail::stringify(described(calls)));
+  const auto first_shutdown = index_of(calls, "shutdown");
+  REQUIRE(first_shutdown >= 0);
+  CHECK(first_shutdown < index_of(calls, "register"));
+  CHECK(index_of(calls, "stop") == -1);  // private: no patch could call it
+  const Call& c = calls[first_shutdown];
+  CHECK(c.args == std::vector<Arg>{string_arg("nightly")});
+  CHECK(c.why == "calls pkg.Services.stop, which resets the field");
+  CHECK(java_statement(c, std::nullopt, std::nullopt) == "pkg.Services.shutdown(\"nightly\");");
+}
+
+TEST_CASE("candidate_calls: a TimeZone parameter gets the JVM's default first", "[repair][cleaner]") {
+  auto classes = fixture_classes({"pkg.Stamps"});
+  const PollutedField format{"pkg.Stamps", "FORMAT", "Ljava/text/SimpleDateFormat;", "java.text.SimpleDateFormat"};
+  auto calls = calls_for(format, classes, {});
+  INFO(Catch::Detail::stringify(described(calls)));
+  const auto use_zone = index_of(calls, "useZone");
+  REQUIRE(use_zone >= 0);
+  const Call& c = calls[use_zone];
+  REQUIRE(c.args.size() == 1);
+  CHECK(c.args[0].kind == Arg::Kind::jdk_default);
+  CHECK(describe(c) == "pkg.Stamps.useZone(java.util.TimeZone.getDefault())");
+  CHECK(java_statement(c, std::nullopt, std::nullopt) == "pkg.Stamps.useZone(java.util.TimeZone.getDefault());");
+  CHECK(calls[use_zone + 1].args == std::vector<Arg>{null_arg("Ljava/util/TimeZone;")});
+}
+
+TEST_CASE("jdk_default_for: the JDK's defaults by parameter type", "[repair][cleaner]") {
+  auto zone = jdk_default_for("Ljava/time/ZoneId;");
+  REQUIRE(zone);
+  CHECK(zone->owner == "java.time.ZoneId");
+  CHECK(zone->method == "systemDefault");
+  CHECK(zone->descriptor == "()Ljava/time/ZoneId;");
+  CHECK(jdk_default_for("Ljava/util/Locale;"));
+  CHECK_FALSE(jdk_default_for("Ljava/lang/String;"));
+  CHECK_FALSE(jdk_default_for("I"));
+}

@@ -202,3 +202,44 @@ TEST_CASE("suite: suspects are isolated side by side, never more runs at once th
     CHECK(log.most_at_once() <= parallelism);
   }
 }
+
+TEST_CASE("suite: suspects of one polluter are isolated together, one run each after the first", "[suite][rounds]") {
+  // Issue 29 item 9: six victims of one polluter. The first isolation finds the polluter; the
+  // others try it first (polluter, suspect) and are done with that order.
+  FakeSuite s;
+  std::vector<std::string> t{"p.C#polluter"};
+  for (int i = 0; i < 6; ++i) {
+    const std::string victim = "p.V" + std::to_string(i) + "#v";
+    s.victims[victim] = {{"p.C#polluter"}, {}, false};
+    t.push_back(victim);
+  }
+  for (int i = 0; i < 30; ++i) t.push_back("p.G" + std::to_string(i % 6) + "#g" + std::to_string(i));
+  FakeRunLog log(s);
+  log.set_parallelism(1);  // one lane: the suspects are isolated one after another
+  core::TechniqueInput in{.tests = t, .seed = 4};
+  in.budget.runs_per_test = 12;
+  auto verdicts = suite::run_suite(in, log);
+  REQUIRE(verdicts);
+  auto v = by_test(*verdicts);
+  int victims = 0, shared = 0;
+  for (int i = 0; i < 6; ++i) {
+    const auto& victim = v["p.V" + std::to_string(i) + "#v"];
+    INFO(victim.test << ": " << victim.evidence.reason);
+    if (!has_category(victim, Category::order_dependent)) continue;  // not failed in any round: not a suspect
+    ++victims;
+    CHECK(victim.evidence.reproducer == std::vector<std::string>{"p.C#polluter", victim.test});
+    auto narrowed = victim.evidence.details.find("order_narrowed_to");
+    if (narrowed != victim.evidence.details.end() && narrowed->second.starts_with("the polluters another suspect's isolation found"))
+      ++shared;
+  }
+  REQUIRE(victims >= 2);
+  CHECK(shared == victims - 1);  // every one but the first
+  int shortcut_runs = 0;
+  for (const auto& run : log.made())
+    if (run.spec.purpose.starts_with("the order ") &&  // not order's confirmations of it
+        run.spec.purpose.ends_with("after the polluters found for another suspect")) {
+      ++shortcut_runs;
+      CHECK(run.spec.tests.size() == 2);
+    }
+  CHECK(shortcut_runs == shared);
+}

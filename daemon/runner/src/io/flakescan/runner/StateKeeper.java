@@ -22,7 +22,9 @@ import java.util.Map;
  *   <li>{@link #load}: initialises a class by name, so its static fields can be read before
  *       the test that would first use it;</li>
  *   <li>{@link #copy}: a deep copy of a value, kept alive here, to be written back into a
- *       static field later in the same JVM (the field's value before the polluter ran);</li>
+ *       static field later in the same JVM (the field's value before the polluter ran). All
+ *       copies made in one JVM share one identity map: two fields that refer to one object
+ *       (a registry and the listener it holds) are written back referring to one copy;</li>
  *   <li>{@link #classBytes}: a class file's bytes as the JVM's class loaders see it (classes
  *       in jars and the JDK's own), for the daemon's class-file parser;</li>
  *   <li>{@link #serialize} and {@link #deserialize}: a value carried from one JVM to another
@@ -31,6 +33,8 @@ import java.util.Map;
  */
 public final class StateKeeper {
     private static final List<Object> KEPT = new ArrayList<>();
+    /** Original -> copy, for every copy made in this JVM (repair copies at one stop only). */
+    private static final Map<Object, Object> COPIES = new IdentityHashMap<>();
 
     private StateKeeper() {}
 
@@ -66,9 +70,12 @@ public final class StateKeeper {
     }
 
     public static Object copy(Object value) {
-        Object copied = deepCopy(value, new IdentityHashMap<>());
+        Object copied;
+        synchronized (COPIES) {
+            copied = deepCopy(value, COPIES);
+        }
         synchronized (KEPT) {
-            KEPT.add(copied);
+            KEPT.add(copied);  // an immutable value is its own copy: kept alive too
         }
         return copied;
     }
@@ -114,6 +121,8 @@ public final class StateKeeper {
             for (int i = 0; i < length; i++) Array.set(out, i, deepCopy(Array.get(value, i), done));
             return out;
         }
+        Object structural = copyCollection(value, done);
+        if (structural != null) return structural;
         if (value instanceof Serializable) {
             Object out = serialized(value);
             if (out != null) {
@@ -139,6 +148,37 @@ public final class StateKeeper {
         }
         return out;
     }
+
+    /**
+     * A JDK collection of a plain kind (no comparator, no hidden state) copied element by
+     * element, so elements that other fields also refer to keep one copy (serialisation would
+     * copy them apart); null for any other value.
+     */
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    private static Object copyCollection(Object value, Map<Object, Object> done) {
+        Class<?> type = value.getClass();
+        if (!PLAIN_COLLECTIONS.contains(type.getName())) return null;
+        try {
+            Object out = type.getDeclaredConstructor().newInstance();
+            done.put(value, out);
+            if (value instanceof Map) {
+                for (Map.Entry<?, ?> e : ((Map<?, ?>) value).entrySet())
+                    ((Map) out).put(deepCopy(e.getKey(), done), deepCopy(e.getValue(), done));
+            } else {
+                for (Object e : (java.util.Collection<?>) value) ((java.util.Collection) out).add(deepCopy(e, done));
+            }
+            return out;
+        } catch (Exception e) {
+            done.remove(value);
+            return null;
+        }
+    }
+
+    private static final java.util.Set<String> PLAIN_COLLECTIONS = java.util.Set.of(
+            "java.util.HashMap", "java.util.LinkedHashMap", "java.util.IdentityHashMap", "java.util.Hashtable",
+            "java.util.concurrent.ConcurrentHashMap", "java.util.ArrayList", "java.util.LinkedList", "java.util.Vector",
+            "java.util.HashSet", "java.util.LinkedHashSet", "java.util.concurrent.CopyOnWriteArrayList",
+            "java.util.concurrent.CopyOnWriteArraySet", "java.util.ArrayDeque");
 
     private static boolean immutable(Object value) {
         return value instanceof String || value instanceof Number && value.getClass().getModule().isNamed()
