@@ -46,7 +46,8 @@ std::vector<std::string> pair_coverage_order(const std::vector<std::string>& tes
 
 }  // namespace
 
-Round plan_round(const std::vector<std::string>& tests, int index, std::uint64_t scan_seed, int shards) {
+Round plan_round(const std::vector<std::string>& tests, int index, std::uint64_t scan_seed, int shards,
+                 const std::set<std::string>& writers) {
   Round r{.index = index};
   std::vector<std::string> order;
   if (index == 0) {
@@ -67,7 +68,14 @@ Round plan_round(const std::vector<std::string>& tests, int index, std::uint64_t
     const int k = index - 3;
     std::vector<std::string> cover;
     if (k % 2 == 0) cover = pair_coverage_order(tests, 3 + k / 2, scan_seed);
-    if (!cover.empty()) {
+    if (index == 4 && !writers.empty()) {
+      r.seed = order::order_seed(scan_seed, 1000 + index);
+      r.kind = "shuffled classes, static-state writers last in their class";
+      for (auto& g : order::group_by_class(shuffled_classes(tests, r.seed))) {
+        std::stable_partition(g.begin(), g.end(), [&](const std::string& t) { return !writers.contains(t); });
+        order.insert(order.end(), std::make_move_iterator(g.begin()), std::make_move_iterator(g.end()));
+      }
+    } else if (!cover.empty()) {
       r.kind = "pair coverage " + std::to_string(k / 2 + 1);
       order = std::move(cover);
     } else {

@@ -3,17 +3,23 @@
 // runs the suite in, how a round is split over JVMs, and how many rounds a budget allows.
 //
 // Rounds: 0 the project's original order, 1 its reverse, 2 the original order with every test
-// run twice in a row (a non-idempotent test fails its second run), then the pair-coverage
-// orders of technique `order` (order::plan_orders: each runs pairs of tests in a row that no
-// earlier order did, related classes first) until every pair has run in a row, then,
-// alternating, the classes shuffled (methods in their original order) and the classes and the
-// methods within each class shuffled. A class always stays contiguous, as JUnit runs it. The same rounds
+// run twice in a row (a non-idempotent test fails its second run), then, alternating, the
+// pair-coverage orders of technique `order` (order::plan_orders: each runs pairs of tests in a
+// row that no earlier order did, related classes first; once every pair has run in a row,
+// shuffles take their place) and shuffles: the classes shuffled (methods in their original
+// order), or the classes and the methods within each class shuffled. When the caller knows which
+// tests change static state (`writers`, classfile/static_writers.hpp), round 4 is the classes
+// shuffled with those tests last in their class: what they leave behind then reaches the next
+// classes instead of being reset by their own class's later tests (a class whose @Before resets
+// a factory hides its polluter unless the polluter runs last in it). A class always stays
+// contiguous, as JUnit runs it. The same rounds
 // serve as reruns (every test runs in every round), as order detection (each round is a new
 // order) and as the NIO check.
 //
 // Shards: a round is split by class over `shards` JVMs (round-robin over the round's class
 // sequence, so each shard keeps the round's relative order).
 #include <cstdint>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -27,7 +33,8 @@ struct Round {
   std::vector<std::vector<std::string>> shards;     // one JVM each
 };
 
-Round plan_round(const std::vector<std::string>& tests, int index, std::uint64_t scan_seed, int shards);
+Round plan_round(const std::vector<std::string>& tests, int index, std::uint64_t scan_seed, int shards,
+                 const std::set<std::string>& writers = {});
 
 // A round on the shuffling JDK (technique shuffle) under `seed`, in the original order: a test
 // whose outcome changes there changes it for an unspecified order of the JDK's, not for the

@@ -3,12 +3,15 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <filesystem>
 #include <functional>
 #include <map>
 #include <mutex>
 #include <optional>
 #include <thread>
 
+#include "classfile/classpath.hpp"
+#include "classfile/static_writers.hpp"
 #include "core/deciding.hpp"
 #include "rerun/outcome_tally.hpp"
 #include "rerun/rerun.hpp"
@@ -117,6 +120,29 @@ util::Result<void> shuffle_suspects(const core::TechniqueInput& input, core::Run
   return {};
 }
 
+// The tests that change static state, read from the classpath's class directories (a build's
+// classes/test and classes/main; jars are not read, and a class not found is not followed).
+std::set<std::string> static_writers_of(const core::TechniqueInput& input) {
+  std::vector<std::filesystem::path> dirs;
+  std::error_code ec;
+  for (const auto& entry : input.classpath)
+    if (std::filesystem::is_directory(entry, ec)) dirs.emplace_back(entry);
+  if (dirs.empty()) return {};
+  constexpr size_t kMostClasses = 5000;
+  std::map<std::string, std::optional<classfile::ClassFile>> cache;
+  auto lookup = [&](const std::string& name) -> const classfile::ClassFile* {
+    auto it = cache.find(name);
+    if (it == cache.end()) {
+      if (cache.size() >= kMostClasses || name.starts_with("java/") || name.starts_with("[")) return nullptr;
+      it = cache.emplace(name, std::nullopt).first;
+      if (auto bytes = classfile::read_class_bytes(dirs, name))
+        if (auto parsed = classfile::parse_class(*bytes)) it->second = std::move(*parsed);
+    }
+    return it->second ? &*it->second : nullptr;
+  };
+  return classfile::static_writers(input.tests, lookup);
+}
+
 }  // namespace
 
 util::Result<std::vector<core::Verdict>> run_suite(const core::TechniqueInput& input, core::RunLog& runs) {
@@ -130,11 +156,12 @@ util::Result<std::vector<core::Verdict>> run_suite(const core::TechniqueInput& i
   // order (a shard boundary would part the tests whose order matters).
   Rounds rounds;
   std::vector<std::string> kinds;
+  const auto writers = wanted > 4 ? static_writers_of(input) : std::set<std::string>{};
   int planned = wanted;
   for (int r = 0; r < planned;) {
     if (runs.cancelled()) return util::fail(util::Errc::cancelled, "scan cancelled");
     std::vector<Round> batch;
-    for (int k = 0; k < jvms && r + k < planned; ++k) batch.push_back(plan_round(input.tests, r + k, input.seed, 1));
+    for (int k = 0; k < jvms && r + k < planned; ++k) batch.push_back(plan_round(input.tests, r + k, input.seed, 1, writers));
     if (auto done = run_rounds(batch, runs, rounds); !done) {
       if (done.error().code == util::Errc::cancelled) return std::unexpected(done.error());
       break;  // the scan's own budget ended: what ran stays
