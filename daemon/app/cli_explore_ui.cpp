@@ -6,12 +6,12 @@
 #include <cstdio>
 #include <fstream>
 #include <optional>
-#include <thread>
 
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
 #include "app/cli_commands.hpp"
+#include "app/job_client.hpp"
 
 namespace flakescan::app {
 
@@ -115,36 +115,24 @@ int run_explore(const ExploreOptions& o, const CommonOptions& common) {
   auto conn = open_daemon("explore-ui", common);
   if (!conn) return 1;
   auto& client = conn->client();
-  auto submitted = client.request("POST", "/v1/explorations", body.dump());
-  if (!submitted) {
-    std::fprintf(stderr, "flakescan explore-ui: could not run: %s\n", submitted.error().message.c_str());
-    return 1;
-  }
-  if (submitted->status != 202) {
-    std::fprintf(stderr, "flakescan explore-ui: the daemon refused the exploration (HTTP %d): %s\n", submitted->status,
-                 problem_detail(*submitted).c_str());
-    return 1;
-  }
-  std::string id = json::parse(submitted->body)["id"];
+  auto submitted = submit_job(client, "explore-ui", "/v1/explorations", body.dump(), "exploration");
+  if (!submitted) return 1;
+  const std::string id = *submitted;
   if (!quiet) std::fprintf(stderr, "flakescan: exploration %s submitted to %s\n", id.c_str(), client.url().str().c_str());
 
-  json status;
   int last_steps = -1;
-  for (;;) {
-    auto r = client.request("GET", "/v1/explorations/" + id);
-    if (!r || r->status != 200) {
-      std::fprintf(stderr, "flakescan explore-ui: lost the daemon: %s\n", r ? problem_detail(*r).c_str() : r.error().message.c_str());
-      return 1;
-    }
-    status = json::parse(r->body);
-    if (status.value("state", "") != "running") break;
+  JobFollow follow{.command = "explore-ui", .status_path = "/v1/explorations/" + id};  // no event stream
+  follow.running = [](const json& status) { return status.value("state", "") == "running"; };
+  follow.on_poll = [&](const json& status) {
     int steps = status.value("steps", 0);
-    if (!quiet && steps != last_steps && status["device"].is_object())
+    if (!quiet && steps != last_steps && status.contains("device") && status["device"].is_object())
       std::fprintf(stderr, "flakescan: %s: %d steps, %d restarts, %d crashes\n", status["device"].value("serial", "").c_str(), steps,
                    status.value("restarts", 0), status.value("crashes", 0));
     last_steps = steps;
-    std::this_thread::sleep_for(std::chrono::milliseconds(500));
-  }
+  };
+  auto followed = follow_job(client, follow);
+  if (!followed) return 1;
+  const json& status = *followed;
   if (!o.out.empty()) {
     std::ofstream f(o.out);
     f << status.dump(2) << "\n";

@@ -6,7 +6,6 @@
 #include <fstream>
 #include <optional>
 #include <sstream>
-#include <thread>
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
@@ -14,6 +13,7 @@
 
 #include "app/cli_commands.hpp"
 #include "app/daemon_connection.hpp"
+#include "app/job_client.hpp"
 #include "core/technique.hpp"
 
 namespace flakescan::app {
@@ -184,24 +184,21 @@ int run_scan(const ScanOptions& o, const CommonOptions& common) {
   auto conn = open_daemon("scan", common);
   if (!conn) return 1;
   auto& client = conn->client();
-  auto submitted = client.request("POST", "/v1/scans", body.dump());
-  if (!submitted) {
-    std::fprintf(stderr, "flakescan scan: could not run: %s\n", submitted.error().message.c_str());
-    return 1;
-  }
-  if (submitted->status != 202) {
-    std::fprintf(stderr, "flakescan scan: the daemon refused the scan (HTTP %d): %s\n", submitted->status,
-                 problem_detail(*submitted).c_str());
-    return 1;
-  }
-  std::string id = json::parse(submitted->body)["id"];
+  auto submitted = submit_job(client, "scan", "/v1/scans", body.dump(), "scan");
+  if (!submitted) return 1;
+  const std::string id = *submitted;
   if (!quiet) std::fprintf(stderr, "flakescan: scan %s submitted to %s\n", id.c_str(), client.url().str().c_str());
 
   bool tty = isatty(2);
   auto last_print = std::chrono::steady_clock::now() - std::chrono::seconds(10);
-  auto streamed = client.events("/v1/scans/" + id + "/events", [&](const std::string& type, const std::string& data) {
-    if (quiet) return true;
-    auto e = json::parse(data, nullptr, false);
+  JobFollow follow{.command = "scan", .status_path = "/v1/scans/" + id, .events_path = "/v1/scans/" + id + "/events"};
+  follow.quiet = quiet;
+  follow.running = [](const json& status) {
+    const std::string state = status.value("state", "");
+    return state == "queued" || state == "running";
+  };
+  follow.on_event = [&](const std::string& type, const json& e) {
+    if (quiet || !e.is_object()) return;
     if (type == "run_finished") {
       auto now = std::chrono::steady_clock::now();
       int done = e.value("runs_done", 0), planned = e.value("runs_planned", 0);
@@ -216,27 +213,14 @@ int run_scan(const ScanOptions& o, const CommonOptions& common) {
       std::fprintf(stderr, "%sflakescan: warning: %s\n", tty ? "\n" : "", e.value("message", "").c_str());
     } else if (type == "state") {
       std::string state = e.value("state", "");
-      std::fprintf(stderr, "%sflakescan: scan %s%s%s\n", tty ? "\n" : "", state.c_str(),
-                   e.contains("error") ? ": " : "", e.contains("error") ? e["error"].get<std::string>().c_str() : "");
+      std::fprintf(stderr, "%sflakescan: scan %s%s%s\n", tty ? "\n" : "", state.c_str(), e.contains("error") ? ": " : "",
+                   e.contains("error") && e["error"].is_string() ? e["error"].get<std::string>().c_str() : "");
     }
-    return true;
-  });
-  if (!streamed) std::fprintf(stderr, "flakescan: progress stream lost (%s); waiting for the result\n", streamed.error().message.c_str());
-
-  // The stream ends when the scan does; poll in case it was lost.
-  json status;
-  for (;;) {
-    auto r = client.request("GET", "/v1/scans/" + id);
-    if (!r || r->status != 200) {
-      std::fprintf(stderr, "flakescan scan: lost the daemon: %s\n", r ? problem_detail(*r).c_str() : r.error().message.c_str());
-      return 1;
-    }
-    status = json::parse(r->body);
-    std::string state = status["state"];
-    if (state != "queued" && state != "running") break;
-    std::this_thread::sleep_for(std::chrono::milliseconds(500));
-  }
-  std::string state = status["state"];
+  };
+  auto followed = follow_job(client, follow);
+  if (!followed) return 1;
+  const json& status = *followed;
+  const std::string state = status.value("state", "");
   auto verdicts = client.request("GET", "/v1/scans/" + id + "/verdicts");
   if (verdicts && verdicts->status == 200) {
     json file = json::parse(verdicts->body);
@@ -249,8 +233,9 @@ int run_scan(const ScanOptions& o, const CommonOptions& common) {
     if (!quiet) std::fprintf(stderr, "flakescan: verdicts written to %s\n", o.out.c_str());
   }
   if (state != "completed") {
+    const bool has_error = status.contains("error") && status["error"].is_string();
     std::fprintf(stderr, "flakescan scan: the scan %s: %s\n", state.c_str(),
-                 status["error"].is_string() ? status["error"].get<std::string>().c_str() : "no reason given");
+                 has_error ? status["error"].get<std::string>().c_str() : "no reason given");
     return 1;
   }
   return 0;
