@@ -197,17 +197,23 @@ std::vector<Call> candidate_calls(const PollutedField& field, const std::vector<
       return x.kind == classfile::ResetKind::mutates_field_type;
     });
     if (only_type && r.class_name != internal_name(field.owner) && !is_project_class(binary_name(r.class_name))) continue;
+    const bool only_calls = std::all_of(r.sites.begin(), r.sites.end(), [](const classfile::ResetSite& x) {
+      return x.kind == classfile::ResetKind::calls_reset;
+    });
+    // A method that only calls a reset is one only in the project or the field's own class:
+    // in the JDK every getter that initialises a default lazily would count (DateFormat's).
+    if (only_calls && r.class_name != internal_name(field.owner) && !is_project_class(binary_name(r.class_name))) continue;
     std::string getter;
     if (!is_static && !value_types.contains(r.class_name)) {
       auto g = instance_getter(binary_name(r.class_name), classes);
       if (!g) continue;
       getter = *g;
     }
-    const int rank = r.writes_field() && is_static ? std::min(name_rank(r.method_name), 1) : name_rank(r.method_name);
+    // Callers come after the methods they call unless their name undoes (`shutdown` after
+    // `stop`, still before an adder).
+    int rank = r.writes_field() && is_static ? std::min(name_rank(r.method_name), 1) : name_rank(r.method_name);
+    if (only_calls && rank > 0) rank += 1;
     std::string why = r.writes_field() ? "writes the field" : "mutates the field's value";
-    const bool only_calls = std::all_of(r.sites.begin(), r.sites.end(), [](const classfile::ResetSite& x) {
-      return x.kind == classfile::ResetKind::calls_reset;
-    });
     if (only_calls) why = "calls " + binary_name(r.sites.front().call.owner) + "." + r.sites.front().call.name + ", which resets the field";
     add_method(r.class_name, r.method_name, r.method_descriptor, !is_static && getter.empty(), rank, why, getter);
   }

@@ -405,3 +405,18 @@ TEST_CASE("jdk_default_for: the JDK's defaults by parameter type", "[repair][cle
   CHECK_FALSE(jdk_default_for("Ljava/lang/String;"));
   CHECK_FALSE(jdk_default_for("I"));
 }
+
+TEST_CASE("candidate_calls: a JDK method that only calls a reset is none, unless it is the field owner's", "[repair][cleaner]") {
+  // Locale.getDefault(Category) initialises the default lazily (a putstatic), so every JDK
+  // getter that calls it would "call a reset": DateFormat.getTimeInstance() is no cleaner.
+  const PollutedField format_locale{"java.util.Locale", "defaultFormatLocale", "Ljava/util/Locale;", "java.util.Locale"};
+  const auto statics = classfile::access::public_ | classfile::access::static_;
+  classfile::ResetSite calls{classfile::ResetKind::calls_reset, 0,
+                             {"java/util/Locale", "setDefault", "(Ljava/util/Locale$Category;Ljava/util/Locale;)V"}};
+  classfile::ResetCandidate jdk_getter{"java/text/DateFormat", "getTimeInstance", "()Ljava/text/DateFormat;", statics, {calls}};
+  classfile::ResetCandidate owners{"java/util/Locale", "setDefault", "(Ljava/util/Locale;)V", statics, {calls}};
+  auto calls_found = candidate_calls(format_locale, {jdk_getter, owners}, {}, {}, 10);
+  INFO(Catch::Detail::stringify(described(calls_found)));
+  CHECK(index_of(calls_found, "getTimeInstance") == -1);
+  CHECK(index_of(calls_found, "setDefault") == 0);
+}
