@@ -310,7 +310,14 @@ class OrderDetector {
       if (!o) return std::unexpected(o.error());
       return victim ? core::is_failure(o->outcome) : o->outcome == Outcome::pass;
     };
-    Minimised m = ddmin(prefix.size(), probe);
+    Minimised m;
+    if (auto shared = shared_single(test, f, prefix, probe); !shared) {
+      return std::unexpected(shared.error());
+    } else if (*shared) {
+      m = **shared;
+    } else {
+      m = ddmin(prefix.size(), probe);
+    }
     f.minimisation_probes = m.probes;
     f.minimal = m.complete;
     if (m.stopped)
@@ -366,6 +373,30 @@ class OrderDetector {
       f.passing_run = seen->run;
     }
     return {};
+  }
+
+  // Tests of one polluter mostly share it: when another test of the same role was minimised to a
+  // single test that is in this prefix, that one is probed first. If it gives the outcome, it is
+  // minimal here too (without it the test runs alone, which classification saw pass for a
+  // victim and fail for a brittle test): one probe instead of a delta debugging. nullopt when
+  // there is no such test or the probe did not give the outcome; an error only on cancellation.
+  template <class Probe>
+  util::Result<std::optional<Minimised>> shared_single(const std::string& test, const Finding& f,
+                                                       const std::vector<std::string>& prefix, Probe& probe) {
+    for (const auto& other : candidates_) {
+      const Finding& g = findings_[other];
+      if (other == test || g.kind != f.kind || !g.minimal || g.related.size() != 1) continue;
+      auto at = std::find(prefix.begin(), prefix.end(), g.related.front());
+      if (at == prefix.end()) continue;
+      auto gives = probe({static_cast<size_t>(at - prefix.begin())});
+      if (!gives) {
+        if (auto r = note(gives.error()); !r) return std::unexpected(r.error());
+        return std::nullopt;
+      }
+      if (!*gives) return std::nullopt;
+      return Minimised{.items = {static_cast<size_t>(at - prefix.begin())}, .probes = 1, .complete = true, .stopped = {}};
+    }
+    return std::nullopt;
   }
 
   // Phases 2 to 4 for one batch of candidates.

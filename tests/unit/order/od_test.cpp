@@ -259,9 +259,10 @@ TEST_CASE("a victim seen failing only in the technique's own later runs is follo
   CHECK_THAT(v2.evidence.details.at("detected_in"), Catch::Contains("minimise polluters of p.V1#v"));
 }
 
-TEST_CASE("order: victims of one polluter share their cleaners, searched once", "[order][od]") {
-  // Issue 29 item 9: five victims of one polluter, one cleaner. The first victim's cleaner
-  // search finds it; the others try it first, one run each, and need no search of their own.
+TEST_CASE("order: victims of one polluter share their polluter and cleaners, searched once", "[order][od]") {
+  // Issue 29 item 9: five victims of one polluter, one cleaner. The first victim's delta
+  // debugging and cleaner search find them; the others probe that polluter and try that
+  // cleaner first, one run each, and need no search of their own.
   FakeSuite s;
   std::vector<std::string> tests{"p.P#polluter"};
   for (int i = 0; i < 5; ++i) {
@@ -284,6 +285,8 @@ TEST_CASE("order: victims of one polluter share their cleaners, searched once", 
     CHECK(v.evidence.details.at("cleaners") == "p.K#cleaner");
     if (v.evidence.details.contains("cleaners_from")) {
       ++reused;
+      CHECK(v.evidence.details.at("minimisation_runs") == "1");  // the polluter the first victim got, probed once
+      CHECK(v.evidence.details.at("minimal") == "true");
       CHECK_THAT(v.evidence.reason, Catch::Contains("which has the same polluters"));
     }
   }
