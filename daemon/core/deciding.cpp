@@ -1,6 +1,7 @@
 #include "core/deciding.hpp"
 
 #include <algorithm>
+#include <charconv>
 #include <optional>
 #include <string>
 
@@ -12,14 +13,41 @@ bool order_category(core::Category c) { return c == core::Category::order_depend
 
 // The first run that began with `order` and gave the test (its last entry) the outcome that
 // contradicts the order: a pass when `want_failure`, a failure otherwise.
+// Where a class runs again inside the first `size` tests (RunSpec::class_run_starts): the
+// order's class-run boundaries are part of it (t | t is not t, t: the class's setup runs again).
+std::vector<size_t> starts_within(const std::vector<size_t>& starts, size_t size) {
+  std::vector<size_t> out;
+  for (size_t s : starts)
+    if (s > 0 && s < size) out.push_back(s);
+  return out;
+}
+
+// A finding's boundaries, from details.class_run_starts ("1" or "3,7"); none when absent.
+std::vector<size_t> finding_starts(const core::Finding& f) {
+  std::vector<size_t> out;
+  auto it = f.evidence.details.find("class_run_starts");
+  if (it == f.evidence.details.end()) return out;
+  const std::string& text = it->second;
+  for (size_t at = 0; at < text.size();) {
+    size_t comma = std::min(text.find(',', at), text.size());
+    size_t pos = 0;
+    auto [end, ec] = std::from_chars(text.data() + at, text.data() + comma, pos);
+    if (ec == std::errc{} && end == text.data() + comma) out.push_back(pos);
+    at = comma + 1;
+  }
+  return out;
+}
+
 const core::RecordedRun* contradicting(const std::vector<core::RecordedRun>& runs, const std::vector<std::string>& order,
-                                       bool want_failure) {
+                                       const std::vector<size_t>& order_starts, bool want_failure) {
   if (order.empty()) return nullptr;
   const size_t at = order.size() - 1;
+  const auto wanted_starts = starts_within(order_starts, order.size());
   for (const auto& run : runs) {
     if (run.spec.technique == intervention_technique || run.spec.shuffle) continue;
     const auto& tests = run.spec.tests;
     if (tests.size() < order.size() || !std::equal(order.begin(), order.end(), tests.begin())) continue;
+    if (starts_within(run.spec.class_run_starts, order.size()) != wanted_starts) continue;
     auto outcome = run.report.outcome_at(at);
     if (!core::is_observation(outcome)) continue;
     if (core::is_failure(outcome) != want_failure) return &run;
@@ -70,10 +98,11 @@ core::Verdict check_deciding(core::Verdict v, const std::vector<core::RecordedRu
       continue;
     }
     if (!order_category(f.category)) continue;
-    if (const auto* run = contradicting(runs, f.evidence.reproducer, /*want_failure=*/true)) {
+    const auto starts = finding_starts(f);  // of the reproducer; the passing order has none
+    if (const auto* run = contradicting(runs, f.evidence.reproducer, starts, /*want_failure=*/true)) {
       f.not_deciding = "the failing order (" + describe(f.evidence.reproducer) + ") also passed, in run " +
                        std::to_string(run->id) + ": the order does not decide the outcome";
-    } else if (const auto* run = contradicting(runs, f.evidence.passing_order, /*want_failure=*/false)) {
+    } else if (const auto* run = contradicting(runs, f.evidence.passing_order, {}, /*want_failure=*/false)) {
       f.not_deciding = "the passing order (" + describe(f.evidence.passing_order) + ") also failed, in run " +
                        std::to_string(run->id) + ": the order does not decide the outcome";
     } else {

@@ -1,7 +1,8 @@
 #pragma once
 // What every technique gets to work with: the tests to scan, a way to make runs that are
 // recorded in the store as they finish (so a daemon killed mid-scan keeps them), and a way
-// to report progress. Techniques never see the store, HTTP, or processes.
+// to report progress. Techniques never see the store, HTTP, or processes: runs go through
+// RunLog, and the other processes they need (javac, a load) through the Tools they are handed.
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -11,6 +12,7 @@
 
 #include "core/executor.hpp"
 #include "core/run.hpp"
+#include "core/tools.hpp"
 #include "core/verdict.hpp"
 #include "util/error.hpp"
 
@@ -82,6 +84,9 @@ struct TechniqueInput {
   // Verdicts of the techniques that ran before in the same scan, in their order (`repair`
   // works on the order-dependent and NIO tests they found), and ones handed in by the caller.
   std::vector<Verdict> earlier;
+  // The processes a technique may start besides runs (javac, a load); the scan hands the real
+  // ones, a test a fake. Null: none (a technique that needs one says so).
+  std::shared_ptr<Tools> tools;
 };
 
 // A technique: inputs in, verdicts out (one per test it has something to say about).

@@ -17,8 +17,6 @@
 #include "repair/state_capture.hpp"
 #include "repair/vm_stops.hpp"
 #include "report/source_locator.hpp"
-#include "util/java_compile.hpp"
-#include "util/process.hpp"
 
 namespace flakescan::repair {
 
@@ -472,7 +470,8 @@ std::string Repairer::offer_patch(const Target& t, const PollutedField& field, c
 util::Result<std::pair<std::int64_t, std::int64_t>> Repairer::verify_patch(const Target& t, const fs::path& file_name,
                                                                            const MethodPatch& patch) {
   // The patched file alone, compiled against the test classpath, in a folder of its own.
-  auto compiled = util::compile_java_file(file_name.string(), patch.lines, input_.classpath);
+  if (!input_.tools) return util::fail(Errc::unsupported, "no Java compiler was handed to the technique");
+  auto compiled = input_.tools->compile_java(file_name.string(), patch.lines, input_.classpath);
   if (!compiled) return util::fail(Errc::process, "the patch did not compile: " + compiled.error().message);
   const std::vector<std::string> prepend{(*compiled)->classes().string()};
   auto failing = plain_run(t.failing, "repair: verify the patch of " + t.test + " in its failing order", true, prepend);

@@ -6,6 +6,7 @@
 #include <map>
 #include <random>
 
+#include "backend/local_jvm/local_tools.hpp"
 #include "rerun/outcome_tally.hpp"
 #include "core/deciding.hpp"
 #include "scan/scan_run_log.hpp"
@@ -55,6 +56,7 @@ core::Verdict could_not_run(const std::string& test, const std::string& reason) 
 }  // namespace
 
 ScanManager::ScanManager(store::Store& store, ScanManagerConfig config) : store_(store), config_(std::move(config)) {
+  if (!config_.tools) config_.tools = std::make_shared<backend::LocalTools>();
   for (int i = 0; i < std::max(1, config_.max_concurrent_scans); ++i) workers_.emplace_back([this] { worker_loop(); });
 }
 
@@ -194,6 +196,7 @@ void ScanManager::run_scan(const std::shared_ptr<LiveScan>& scan) {
     input.shuffle_seeds = request.shuffle_seeds;
     input.shuffle_mode = request.shuffle_mode;
     input.shuffle_rounds = request.shuffle_rounds;
+    input.tools = config_.tools;
     for (const auto& technique : technique_table()) {
       if (std::find(request.techniques.begin(), request.techniques.end(), technique.name) == request.techniques.end())
         continue;

@@ -45,6 +45,7 @@ struct ScanManagerConfig {
   std::filesystem::path data_dir;                  // scans/<id>/ holds each scan's files
   std::map<std::string, ExecutorFactory> backends; // "local", "adb"
   int max_concurrent_scans = 1;
+  std::shared_ptr<core::Tools> tools;              // for the techniques; null: this machine's (LocalTools)
 };
 
 struct LiveScan;

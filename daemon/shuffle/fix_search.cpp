@@ -5,7 +5,6 @@
 
 #include "core/deciding.hpp"
 #include "shuffle/order_fix.hpp"
-#include "util/java_compile.hpp"
 
 namespace flakescan::shuffle {
 
@@ -47,7 +46,8 @@ std::string FixSearch::relative(const std::string& path) const {
 std::string FixSearch::verify(const std::string& test, const std::string& file_name, const std::vector<std::string>& lines,
                               const std::vector<std::uint64_t>& seeds, const std::string& mode,
                               const std::vector<std::string>& bystanders, std::int64_t& verified_by_run) {
-  auto compiled = util::compile_java_file(file_name, lines, input_.classpath);
+  if (!input_.tools) return "was not compiled: no Java compiler was handed to the technique";
+  auto compiled = input_.tools->compile_java(file_name, lines, input_.classpath);
   if (!compiled) return "did not compile: " + compiled.error().message;
   const std::vector<std::string> prepend{(*compiled)->classes().string()};
   std::vector<core::RunSpec> specs;

@@ -2,6 +2,8 @@
 // test can take the JVM down (hang, System.exit, halt, failing static initialiser).
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+
 #include <filesystem>
 #include <fstream>
 #include <thread>
@@ -95,6 +97,27 @@ TEST_CASE("discovery expands classes and reports what does not exist", "[integra
                                              "demo.basic.MathTest#adds"});
   REQUIRE(d->missing.size() == 1);
   CHECK(d->missing[0].second == "class not found on the classpath: demo.basic.Nope");
+}
+
+TEST_CASE("a JUnit 3 test with an overloaded name is found and runs (the Vintage engine gives it only its class)",
+          "[integration][local_jvm]") {
+  auto ex = executor("junit3-overload", infra_cp());
+  core::CancelFlag cancel{false};
+  auto d = ex.discover({core::TestId::parse("fixture.infra.OverloadedJUnit3Test").value(),
+                        core::TestId::parse("fixture.infra.OverloadedJUnit3Test#testSum").value()},
+                       cancel);
+  REQUIRE(d);
+  INFO(Catch::Detail::stringify(d->missing));
+  CHECK(d->missing.empty());
+  auto tests = d->tests;
+  std::sort(tests.begin(), tests.end());
+  CHECK(tests == std::vector<std::string>{"fixture.infra.OverloadedJUnit3Test#testProduct", "fixture.infra.OverloadedJUnit3Test#testSum"});
+  auto report = run(ex, {"fixture.infra.OverloadedJUnit3Test#testSum", "fixture.infra.OverloadedJUnit3Test#testProduct"});
+  REQUIRE(report.results.size() == 2);
+  for (const auto& r : report.results) {
+    INFO(r.test << ": " << r.message);
+    CHECK(r.outcome == Outcome::pass);
+  }
 }
 
 TEST_CASE("System.exit and halt are infrastructure failures, not test failures", "[integration][local_jvm]") {

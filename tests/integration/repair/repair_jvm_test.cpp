@@ -10,6 +10,7 @@
 
 #include "support/classpath_file.hpp"
 #include "backend/local_jvm/local_jvm_executor.hpp"
+#include "backend/local_jvm/local_tools.hpp"
 #include "core/deciding.hpp"
 #include "integration/event_order/local_run_log.hpp"
 #include "order/techniques.hpp"
@@ -58,6 +59,7 @@ TEST_CASE("repair finds the polluted field, a verified cleaner patch, and says w
                  "example.repair.TicketCounterPolluterTest#takesATicket", counter,
                  "example.repair.RegionStateSetterTest#selectsEurope", brittle};
   input.classpath = executor.process_classpath();
+  input.tools = std::make_shared<backend::LocalTools>();  // javac for the patches it verifies
   input.project_dir = FLAKESCAN_SOURCE_DIR;
   input.source_roots = {std::string(FLAKESCAN_SOURCE_DIR) + "/examples/jvm-repair/src/test/java"};
   auto verdicts = repair::repair_tests(input, log);
@@ -148,6 +150,7 @@ TEST_CASE("repair of a NIO test: the field its first run leaves behind, and a pa
   core::TechniqueInput input;
   input.tests = {victim};
   input.classpath = executor.process_classpath();
+  input.tools = std::make_shared<backend::LocalTools>();  // javac for the patches it verifies
   input.project_dir = FLAKESCAN_SOURCE_DIR;
   auto nio = order::detect_nio(input, log, order::NioMode::isolated_method);
   REQUIRE(nio);
@@ -188,6 +191,7 @@ TEST_CASE("repair: a reset that takes the polluter's name, the JVM's default zon
   input.tests = {"fixture.repair.WorkersPolluterTest#startsNightly", workers, "fixture.repair.StampsPolluterTest#stampsInAnotherZone",
                  stamps, "fixture.repair.BusPolluterTest#pagesOnIncident", bus};
   input.classpath = executor.process_classpath();
+  input.tools = std::make_shared<backend::LocalTools>();  // javac for the patches it verifies
   input.project_dir = FLAKESCAN_SOURCE_DIR;
   input.source_roots = {std::string(FLAKESCAN_SOURCE_DIR) + "/tests/fixtures/jvm-repair-more/src"};
   auto verdicts = repair::repair_tests(input, log);

@@ -16,6 +16,7 @@
 #include <sstream>
 
 #include "backend/local_jvm/local_jvm_executor.hpp"
+#include "backend/local_jvm/local_tools.hpp"
 #include "integration/event_order/local_run_log.hpp"
 #include "shuffle/shuffle.hpp"
 #include "support/classpath_file.hpp"
@@ -98,6 +99,7 @@ Scan& scan() {
     s->executor = std::make_unique<backend::LocalJvmExecutor>(c);
     s->log = std::make_unique<test_support::LocalRunLog>(*s->executor, 2);
     s->input.tests = {renderer, renderer_twin, headers, csv, fails_clean, registration, by_name};
+    s->input.tools = std::make_shared<backend::LocalTools>();  // javac for the fixes it verifies
     s->input.classpath = s->executor->process_classpath();
     s->input.project_dir = FLAKESCAN_SOURCE_DIR;
     s->input.source_roots = {example_dir + "/src/main/java", example_dir + "/src/test/java",

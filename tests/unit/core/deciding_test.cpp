@@ -116,3 +116,36 @@ TEST_CASE("deciding: a shuffled run is no run of an order (NIO stays when the te
   auto v = core::honest_verdict(core::check_deciding(nio_finding(), runs));
   CHECK(v.category == core::Category::nio);
 }
+
+TEST_CASE("deciding: a run that starts the class again is another order (a same-class victim's control run)", "[scan][deciding]") {
+  // The polluter and the victim are of one class. order's cleaner control runs the victim in a
+  // new run of its class after the polluter (class_run_starts {1}); the class's setup resets the
+  // state, so it passes. That is not the failing order P, V passing.
+  core::Verdict v{.test = "p.C#victim", .verdict = core::VerdictKind::flaky, .category = core::Category::order_dependent, .technique = "order"};
+  v.evidence.role = "victim";
+  v.evidence.reproducer = {"p.C#polluter", "p.C#victim"};
+  v.evidence.passing_order = {"p.C#victim"};
+  auto control = run(3, {"p.C#polluter", "p.C#victim"}, {Outcome::pass, Outcome::pass});
+  control.spec.class_run_starts = {1};
+  std::vector<core::RecordedRun> runs{run(1, {"p.C#polluter", "p.C#victim"}, {Outcome::pass, Outcome::fail}),
+                                      run(2, {"p.C#victim"}, {Outcome::pass}), control};
+  auto kept = core::honest_verdict(core::check_deciding(v, runs));
+  CHECK(kept.category == core::Category::order_dependent);
+  CHECK(kept.evidence.role == "victim");
+  // The same run without the class boundary is the failing order passing: that voids it.
+  runs[2].spec.class_run_starts.clear();
+  auto checked = core::check_deciding(v, runs);
+  REQUIRE(checked.findings.size() == 1);
+  CHECK_THAT(checked.findings[0].not_deciding, Catch::Contains("also passed, in run 3"));
+  // A class-level NIO finding (t | t) is matched by runs with the boundary, not by t, t.
+  core::Verdict nio{.test = "p.T#m", .verdict = core::VerdictKind::flaky, .category = core::Category::nio, .technique = "nio"};
+  nio.evidence.role = "nio";
+  nio.evidence.reproducer = {"p.T#m", "p.T#m"};
+  nio.evidence.passing_order = {"p.T#m"};
+  nio.evidence.details["class_run_starts"] = "1";
+  auto class_twice = run(5, {"p.T#m", "p.T#m"}, {Outcome::pass, Outcome::fail});
+  class_twice.spec.class_run_starts = {1};
+  std::vector<core::RecordedRun> nio_runs{class_twice, run(6, {"p.T#m", "p.T#m"}, {Outcome::pass, Outcome::pass}),
+                                          run(7, {"p.T#m"}, {Outcome::pass})};
+  CHECK(core::honest_verdict(core::check_deciding(nio, nio_runs)).category == core::Category::nio);
+}

@@ -295,8 +295,26 @@ final class OrderedRunner {
 
     private static String testIdOf(TestIdentifier node) {
         TestSource source = node.getSource().orElse(null);
-        if (!(source instanceof MethodSource)) return null;
-        MethodSource m = (MethodSource) source;
-        return m.getClassName() + "#" + m.getMethodName();
+        if (source instanceof MethodSource) {
+            MethodSource m = (MethodSource) source;
+            return m.getClassName() + "#" + m.getMethodName();
+        }
+        // The Vintage engine gives a JUnit 3 or 4 test a class source when it cannot name one
+        // method (a JUnit 3 test method with an overload): its display name is then the
+        // method's name, "testX" or "testX(pkg.C)".
+        if (node.isTest() && source instanceof ClassSource) {
+            String name = node.getDisplayName();
+            int paren = name.indexOf('(');
+            if (paren > 0) name = name.substring(0, paren);
+            if (isJavaIdentifier(name)) return ((ClassSource) source).getClassName() + "#" + name;
+        }
+        return null;
+    }
+
+    private static boolean isJavaIdentifier(String name) {
+        if (name.isEmpty() || !Character.isJavaIdentifierStart(name.charAt(0))) return false;
+        for (int i = 1; i < name.length(); i++)
+            if (!Character.isJavaIdentifierPart(name.charAt(i))) return false;
+        return true;
     }
 }
