@@ -46,6 +46,9 @@ std::vector<std::string> pair_coverage_order(const std::vector<std::string>& tes
 
 }  // namespace
 
+// The first "shuffled classes" round (index 6): with writers known, they go last in their class.
+constexpr int kWritersLastRound = 6;
+
 Round plan_round(const std::vector<std::string>& tests, int index, std::uint64_t scan_seed, int shards,
                  const std::set<std::string>& writers) {
   Round r{.index = index};
@@ -68,14 +71,7 @@ Round plan_round(const std::vector<std::string>& tests, int index, std::uint64_t
     const int k = index - 3;
     std::vector<std::string> cover;
     if (k % 2 == 0) cover = pair_coverage_order(tests, 3 + k / 2, scan_seed);
-    if (index == 4 && !writers.empty()) {
-      r.seed = order::order_seed(scan_seed, 1000 + index);
-      r.kind = "shuffled classes, static-state writers last in their class";
-      for (auto& g : order::group_by_class(shuffled_classes(tests, r.seed))) {
-        std::stable_partition(g.begin(), g.end(), [&](const std::string& t) { return !writers.contains(t); });
-        order.insert(order.end(), std::make_move_iterator(g.begin()), std::make_move_iterator(g.end()));
-      }
-    } else if (!cover.empty()) {
+    if (!cover.empty()) {
       r.kind = "pair coverage " + std::to_string(k / 2 + 1);
       order = std::move(cover);
     } else {
@@ -83,6 +79,15 @@ Round plan_round(const std::vector<std::string>& tests, int index, std::uint64_t
       if ((k / 2) % 2 == 1) {
         r.kind = "shuffled classes";
         order = shuffled_classes(tests, r.seed);
+        if (index == kWritersLastRound && !writers.empty()) {  // the same classes' order, writers last in each
+          r.kind = "shuffled classes, static-state writers last in their class";
+          std::vector<std::string> moved;
+          for (auto& g : order::group_by_class(order)) {
+            std::stable_partition(g.begin(), g.end(), [&](const std::string& t) { return !writers.contains(t); });
+            moved.insert(moved.end(), std::make_move_iterator(g.begin()), std::make_move_iterator(g.end()));
+          }
+          order = std::move(moved);
+        }
       } else {
         r.kind = "shuffled classes and methods";
         order = order::random_order(tests, r.seed);

@@ -8,8 +8,8 @@
 // row that no earlier order did, related classes first; once every pair has run in a row,
 // shuffles take their place) and shuffles: the classes shuffled (methods in their original
 // order), or the classes and the methods within each class shuffled. When the caller knows which
-// tests change static state (`writers`, classfile/static_writers.hpp), round 4 is the classes
-// shuffled with those tests last in their class: what they leave behind then reaches the next
+// tests change static state (`writers`, classfile/static_writers.hpp), round 6 (the first of the
+// classes shuffled, methods in their order) puts those tests last in their class: what they leave behind then reaches the next
 // classes instead of being reset by their own class's later tests (a class whose @Before resets
 // a factory hides its polluter unless the polluter runs last in it). A class always stays
 // contiguous, as JUnit runs it. The same rounds
