@@ -34,6 +34,8 @@ struct Finding {
   bool class_run_cleans = false;
   enum class CleanerSearch { not_run, cut_short, done } cleaner_search = CleanerSearch::not_run;
   std::string cleaners_from;       // the victim of the same polluters whose cleaners these are
+  std::string cleaning_class;      // every test tried of this class cleans (its setup may)
+  size_t cleaning_class_tried = 0;
   std::vector<std::string> reproducer;
   std::vector<std::string> passing_order;
   std::optional<size_t> failing_run;  // history indices
@@ -462,6 +464,10 @@ class OrderDetector {
       }
       if (!f.cleaners.empty()) {
         f.cleaners_from = other;
+        if (f.cleaners.size() == g.cleaners.size()) {
+          f.cleaning_class = g.cleaning_class;
+          f.cleaning_class_tried = g.cleaning_class_tried;
+        }
         return {};
       }
       break;  // the shared cleaners do not clean this one: search
@@ -489,7 +495,36 @@ class OrderDetector {
       if (stopped_) return {};
       return search({group.begin() + static_cast<long>(half), group.end()});
     };
-    return search(pool);
+    if (auto r = search(pool); !r) return r;
+    return check_cleaning_class(test, f);
+  }
+
+  // Cleaners that are all tests of one other class may be that class's setup (@BeforeClass,
+  // @Before) rather than the tests: one more run puts a test of that class that was not found
+  // (the search stops at max_cleaners) between the polluters and the victim. When it cleans too,
+  // or the class has no other test, the verdict names the class (details.cleaning_class).
+  util::Result<void> check_cleaning_class(const std::string& test, Finding& f) {
+    if (f.cleaners.size() < 2 || stopped_) return {};
+    const std::string cls(class_of(f.cleaners.front()));
+    if (cls == class_of(test)) return {};
+    for (const auto& c : f.cleaners)
+      if (class_of(c) != cls) return {};
+    std::vector<std::string> others;
+    for (const auto& t : tests_)
+      if (class_of(t) == cls && t != test && std::find(f.cleaners.begin(), f.cleaners.end(), t) == f.cleaners.end() &&
+          std::find(f.related.begin(), f.related.end(), t) == f.related.end())
+        others.push_back(t);
+    if (!others.empty()) {
+      auto order = f.related;
+      order.push_back(others.front());
+      order.push_back(test);
+      auto o = runner_.outcome_after(order, "cleaner class check for " + test + ": another test of " + cls);
+      if (!o) return note(o.error());
+      if (o->outcome != Outcome::pass) return {};
+    }
+    f.cleaning_class = cls;
+    f.cleaning_class_tried = f.cleaners.size() + (others.empty() ? 0 : 1);
+    return {};
   }
 
   std::vector<core::Verdict> verdicts() const {
@@ -548,6 +583,11 @@ class OrderDetector {
                             : "fails alone and passes after " + join(f.related);
           if (!f.cleaners.empty()) e.reason += "; cleaners: " + join(f.cleaners);
           if (!f.cleaners_from.empty()) e.reason += " (found for " + f.cleaners_from + ", which has the same polluters)";
+          if (!f.cleaning_class.empty()) {
+            e.details["cleaning_class"] = f.cleaning_class;
+            e.reason += "; every test of " + f.cleaning_class + " tried (" + std::to_string(f.cleaning_class_tried) +
+                        ") cleans: the class's setup (@BeforeClass, @Before) may be what cleans";
+          }
           if (victim && options_.find_cleaners && f.cleaner_search != Finding::CleanerSearch::done)
             e.reason += std::string(f.cleaner_search == Finding::CleanerSearch::cut_short ? "; cleaner search cut short ("
                                                                                             : "; cleaners not searched (") +

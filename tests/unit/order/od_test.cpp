@@ -328,3 +328,27 @@ TEST_CASE("order: a budget that ends before the cleaner search says so in the ve
   CHECK(v.evidence.details.at("cleaners_unsearched").starts_with("cut short: "));
   CHECK_THAT(v.evidence.reason, Catch::Contains("cleaner search cut short"));
 }
+
+TEST_CASE("order: cleaners that are every test of one class name the class (its setup may be what cleans)", "[order][od]") {
+  // Every test of p.K cleans (as a @BeforeClass that resets the state would): the search stops
+  // at three, and one more run shows the fourth cleans too. Of p.L only two of three clean.
+  FakeSuite s;
+  s.victims["p.V#v"] = {{"p.P#polluter"}, {"p.K#a", "p.K#b", "p.K#c", "p.K#d"}, false};
+  s.victims["p.W#w"] = {{"p.Q#polluter"}, {"p.L#a", "p.L#b"}, false};
+  const std::vector<std::string> tests{"p.P#polluter", "p.V#v", "p.K#a", "p.K#b", "p.K#c", "p.K#d",
+                                       "p.Q#polluter", "p.W#w", "p.L#a", "p.L#b", "p.L#c"};
+  FakeRunLog log(s);
+  auto verdicts = order::detect_order_dependent(input_for(tests, 4), log);
+  REQUIRE(verdicts);
+  check_evidence(log, *verdicts);
+  const auto& v = verdict_of(*verdicts, "p.V#v");
+  INFO(v.evidence.reason);
+  REQUIRE(v.evidence.role == "victim");
+  CHECK(v.evidence.details.at("cleaning_class") == "p.K");
+  CHECK_THAT(v.evidence.reason, Catch::Contains("every test of p.K tried (4) cleans"));
+  const auto& w = verdict_of(*verdicts, "p.W#w");
+  INFO(w.evidence.reason);
+  REQUIRE(w.evidence.role == "victim");
+  CHECK(w.evidence.details.at("cleaners") == "p.L#a, p.L#b");
+  CHECK_FALSE(w.evidence.details.contains("cleaning_class"));
+}
