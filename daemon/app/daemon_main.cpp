@@ -22,6 +22,7 @@
 #include "app/paths.hpp"
 #include "backend/adb/config_json.hpp"
 #include "backend/local_jvm/local_jvm_executor.hpp"
+#include "backend/local_jvm/local_tools.hpp"
 #include "ui_exploration/exploration_manager.hpp"
 #include "scan/scan_manager.hpp"
 #include "store/store.hpp"
@@ -206,6 +207,8 @@ int main(int argc, char** argv) {
     c.asm_jars = backend::default_asm_jars(options.java_lib);
     return std::make_unique<backend::LocalJvmExecutor>(std::move(c));
   };
+  scan_config.tools = std::make_shared<backend::LocalTools>();  // javac and stress-ng for the techniques
+  scan_config.checks["local"] = [](const scan::ScanRequest& request) { return backend::check_classpath(request.classpath); };
   scan_config.backends["adb"] = [](const scan::ScanRequest& request, const fs::path& work_dir) {
     return backend::adb::make_adb_executor_from_json(request.adb, work_dir.string());
   };

@@ -6,7 +6,6 @@
 #include <map>
 #include <random>
 
-#include "backend/local_jvm/local_tools.hpp"
 #include "rerun/outcome_tally.hpp"
 #include "core/deciding.hpp"
 #include "scan/scan_run_log.hpp"
@@ -56,7 +55,6 @@ core::Verdict could_not_run(const std::string& test, const std::string& reason) 
 }  // namespace
 
 ScanManager::ScanManager(store::Store& store, ScanManagerConfig config) : store_(store), config_(std::move(config)) {
-  if (!config_.tools) config_.tools = std::make_shared<backend::LocalTools>();
   for (int i = 0; i < std::max(1, config_.max_concurrent_scans); ++i) workers_.emplace_back([this] { worker_loop(); });
 }
 
@@ -80,6 +78,8 @@ void ScanManager::shutdown() {
 util::Result<store::ScanRecord> ScanManager::submit(const ScanRequest& request) {
   if (!config_.backends.contains(request.backend))
     return util::fail(Errc::unsupported, "the '" + request.backend + "' backend is not available in this daemon");
+  if (auto check = config_.checks.find(request.backend); check != config_.checks.end())
+    if (auto ok = check->second(request); !ok) return std::unexpected(ok.error());
   auto scan = std::make_shared<LiveScan>();
   scan->id = new_scan_id();
   scan->request = request;

@@ -31,6 +31,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/executor.hpp"
+#include "core/tools.hpp"
 #include "scan/event_log.hpp"
 #include "scan/scan_request.hpp"
 #include "store/store.hpp"
@@ -44,8 +45,11 @@ using ExecutorFactory = std::function<util::Result<std::unique_ptr<core::TestExe
 struct ScanManagerConfig {
   std::filesystem::path data_dir;                  // scans/<id>/ holds each scan's files
   std::map<std::string, ExecutorFactory> backends; // "local", "adb"
+  // Per backend, what it checks of a request before the scan is queued (the local one: the
+  // classpath exists); its error is the request's answer (invalid_argument: a 400).
+  std::map<std::string, std::function<util::Result<void>(const ScanRequest&)>> checks;
   int max_concurrent_scans = 1;
-  std::shared_ptr<core::Tools> tools;              // for the techniques; null: this machine's (LocalTools)
+  std::shared_ptr<core::Tools> tools;              // for the techniques (javac, a load); null: none
 };
 
 struct LiveScan;

@@ -4,7 +4,6 @@
 #include <filesystem>
 #include <set>
 
-#include "backend/local_jvm/local_jvm_executor.hpp"
 
 namespace flakescan::scan {
 
@@ -79,12 +78,6 @@ util::Result<ScanRequest> parse_scan_request(const json& body, const std::vector
     auto cp = string_list(body["classpath"], "classpath", ':');
     if (!cp) return std::unexpected(cp.error());
     if (cp->empty()) return std::unexpected(bad("classpath", "must not be empty"));
-    auto missing = backend::missing_classpath_entries(*cp);
-    if (!missing.empty()) {
-      std::string list;
-      for (const auto& m : missing) list += (list.empty() ? "" : ", ") + m;
-      return std::unexpected(bad("classpath", "has entries that do not exist: " + list));
-    }
     r.classpath = std::move(*cp);
   } else {
     if (!body.contains("adb") || !body["adb"].is_object())

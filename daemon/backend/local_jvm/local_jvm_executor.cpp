@@ -104,6 +104,14 @@ std::vector<std::string> missing_classpath_entries(const std::vector<std::string
   return missing;
 }
 
+util::Result<void> check_classpath(const std::vector<std::string>& classpath) {
+  auto missing = missing_classpath_entries(classpath);
+  if (missing.empty()) return {};
+  std::string list;
+  for (const auto& m : missing) list += (list.empty() ? "" : ", ") + m;
+  return util::fail(util::Errc::invalid_argument, "'classpath' has entries that do not exist: " + list);
+}
+
 LocalJvmExecutor::LocalJvmExecutor(LocalJvmConfig config) : config_(std::move(config)) {
   if (config_.parallelism < 1) config_.parallelism = 1;
   for (const auto& entry : config_.classpath) {

@@ -51,6 +51,9 @@ std::vector<std::string> runner_jvm_args(const std::vector<std::string>& request
 
 // Entries of a classpath that do not exist ("dir/*" wildcards are checked as dirs).
 std::vector<std::string> missing_classpath_entries(const std::vector<std::string>& classpath);
+// What the local backend checks of a scan before it is queued: every classpath entry exists.
+// Error: invalid_argument "'classpath' has entries that do not exist: ...".
+util::Result<void> check_classpath(const std::vector<std::string>& classpath);
 
 class LocalJvmExecutor final : public core::TestExecutor {
  public:

@@ -174,3 +174,30 @@ TEST_CASE("a state the store refuses is served instead of the stale one, and sto
   CHECK(store->scan(id)->state == "failed");
   CHECK_FALSE(store->scan(id)->finished_at.empty());
 }
+
+TEST_CASE("a request the backend refuses is answered with its reason and queues nothing", "[scan][manager]") {
+  // Validation that needs the backend (the local one: the classpath exists) goes through the
+  // check it hands the scan layer, not into the backend's code.
+  fs::path dir = fs::temp_directory_path() / ("flakescan-scan-check-" + std::to_string(getpid()));
+  fs::remove_all(dir);
+  auto store = store::Store::open(dir / "store.db").value();
+  scan::ScanManagerConfig config;
+  config.data_dir = dir;
+  config.backends["local"] = [](const scan::ScanRequest&, const fs::path&) -> util::Result<std::unique_ptr<core::TestExecutor>> {
+    return util::fail(util::Errc::internal, "not reached: the check refuses first");
+  };
+  std::vector<std::string> checked;
+  config.checks["local"] = [&](const scan::ScanRequest& r) -> util::Result<void> {
+    checked.push_back(r.classpath.front());
+    return util::fail(util::Errc::invalid_argument, "'classpath' has entries that do not exist: /tmp");
+  };
+  scan::ScanManager manager(*store, config);
+  auto refused = manager.submit(request({"p.A"}));
+  REQUIRE_FALSE(refused);
+  CHECK(refused.error().code == util::Errc::invalid_argument);
+  CHECK(refused.error().message == "'classpath' has entries that do not exist: /tmp");
+  CHECK(checked == std::vector<std::string>{"/tmp"});
+  CHECK(manager.list(10)->empty());
+  manager.shutdown();
+  fs::remove_all(dir);
+}
