@@ -193,16 +193,15 @@ std::vector<Call> candidate_calls(const PollutedField& field, const std::vector<
   for (const auto& r : resets) {
     if (r.method_name == "<init>" || (r.access_flags & classfile::access::private_)) continue;
     const bool is_static = (r.access_flags & classfile::access::static_) != 0;
-    const bool only_type = std::all_of(r.sites.begin(), r.sites.end(), [](const classfile::ResetSite& x) {
-      return x.kind == classfile::ResetKind::mutates_field_type;
-    });
-    if (only_type && r.class_name != internal_name(field.owner) && !is_project_class(binary_name(r.class_name))) continue;
-    const bool only_calls = std::all_of(r.sites.begin(), r.sites.end(), [](const classfile::ResetSite& x) {
-      return x.kind == classfile::ResetKind::calls_reset;
-    });
-    // A method that only calls a reset is one only in the project or the field's own class:
-    // in the JDK every getter that initialises a default lazily would count (DateFormat's).
-    if (only_calls && r.class_name != internal_name(field.owner) && !is_project_class(binary_name(r.class_name))) continue;
+    auto only = [&](classfile::ResetKind kind) {
+      return std::all_of(r.sites.begin(), r.sites.end(), [kind](const classfile::ResetSite& x) { return x.kind == kind; });
+    };
+    const bool only_calls = only(classfile::ResetKind::calls_reset);
+    // A method that only fills some value of the field's type, or only calls a reset, is a reset
+    // only in the project or the field's own class: in the JDK, every class that fills some map
+    // would count, and every getter that initialises a default lazily (DateFormat's).
+    const bool own_or_project = r.class_name == internal_name(field.owner) || is_project_class(binary_name(r.class_name));
+    if ((only(classfile::ResetKind::mutates_field_type) || only_calls) && !own_or_project) continue;
     std::string getter;
     if (!is_static && !value_types.contains(r.class_name)) {
       auto g = instance_getter(binary_name(r.class_name), classes);

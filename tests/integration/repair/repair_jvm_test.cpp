@@ -37,15 +37,21 @@ std::string detail(const core::Verdict& v, const std::string& key) {
   return it == v.evidence.details.end() ? "" : it->second;
 }
 
-}  // namespace
-
-TEST_CASE("repair finds the polluted field, a verified cleaner patch, and says when no reset method exists", "[repair]") {
+// A local JVM backend over `classpath`, with a work folder of its own named after `name`.
+backend::LocalJvmConfig repair_config(std::vector<std::string> classpath, const std::string& name) {
   backend::LocalJvmConfig c;
   c.runner_jar = fs::path(FLAKESCAN_BINARY_DIR) / "lib" / "flakescan-runner.jar";
   c.platform_jars = backend::default_platform_jars("/usr/share/java");
-  c.classpath = example_classpath();
+  c.classpath = std::move(classpath);
+  c.work_dir = fs::temp_directory_path() / ("flakescan-" + name + "-it-" + std::to_string(::getpid()));
+  return c;
+}
+
+}  // namespace
+
+TEST_CASE("repair finds the polluted field, a verified cleaner patch, and says when no reset method exists", "[repair]") {
+  auto c = repair_config(example_classpath(), "repair");
   REQUIRE(c.classpath.size() > 2);
-  c.work_dir = fs::temp_directory_path() / ("flakescan-repair-it-" + std::to_string(::getpid()));
   backend::LocalJvmExecutor executor(c);
   test_support::LocalRunLog log(executor, 2);
 
@@ -137,11 +143,7 @@ TEST_CASE("repair finds the polluted field, a verified cleaner patch, and says w
 }
 
 TEST_CASE("repair of a NIO test: the field its first run leaves behind, and a patch verified in t, t", "[repair][nio]") {
-  backend::LocalJvmConfig c;
-  c.runner_jar = fs::path(FLAKESCAN_BINARY_DIR) / "lib" / "flakescan-runner.jar";
-  c.platform_jars = backend::default_platform_jars("/usr/share/java");
-  c.classpath = example_classpath();
-  c.work_dir = fs::temp_directory_path() / ("flakescan-repair-nio-it-" + std::to_string(::getpid()));
+  auto c = repair_config(example_classpath(), "repair-nio");
   backend::LocalJvmExecutor executor(c);
   test_support::LocalRunLog log(executor, 2);
 
@@ -175,12 +177,9 @@ TEST_CASE("repair of a NIO test: the field its first run leaves behind, and a pa
 }
 
 TEST_CASE("repair: a reset that takes the polluter's name, the JVM's default zone as argument, two linked fields", "[repair]") {
-  backend::LocalJvmConfig c;
-  c.runner_jar = fs::path(FLAKESCAN_BINARY_DIR) / "lib" / "flakescan-runner.jar";
-  c.platform_jars = backend::default_platform_jars("/usr/share/java");
-  c.classpath = {(fs::path(FLAKESCAN_BINARY_DIR) / "tests" / "fixtures" / "jvm-repair-more.jar").string(), "/usr/share/java/junit4.jar",
-                 "/usr/share/java/hamcrest-core.jar"};
-  c.work_dir = fs::temp_directory_path() / ("flakescan-repair-more-it-" + std::to_string(::getpid()));
+  auto c = repair_config({(fs::path(FLAKESCAN_BINARY_DIR) / "tests" / "fixtures" / "jvm-repair-more.jar").string(),
+                          "/usr/share/java/junit4.jar", "/usr/share/java/hamcrest-core.jar"},
+                         "repair-more");
   backend::LocalJvmExecutor executor(c);
   test_support::LocalRunLog log(executor, 2);
 
