@@ -1,13 +1,16 @@
 #!/usr/bin/env python3
 """Writes the suite_scan benchmark's generated suite: CLASSES test classes of METHODS tests
 each (even classes JUnit 4, odd JUnit 5) in package gen, with planted flaky tests of every
-kind, and prints the planted tests as JSON ({test: kind}). Usage: generate.py OUT_DIR."""
+kind, and prints the planted tests as JSON ({test: kind}). Usage: generate.py OUT_DIR
+[--deterministic]; --deterministic plants no random and no timing test, so that every run of a
+test has one outcome for one order (bench/shared_store compares two scans' verdicts)."""
 import json
 import os
 import sys
 
 CLASSES, METHODS = 200, 10
 out = sys.argv[1]
+deterministic = "--deterministic" in sys.argv[2:]
 
 def tid(c, m):
     return f"gen.C{c:03d}#t{m}"
@@ -18,6 +21,8 @@ victims = [((30, 2), (150, 4)), ((60, 7), (160, 0)), ((90, 9), (199, 5))]   # vi
 brittles = [((40, 1), (140, 6)), ((100, 4), (180, 2))]                      # brittle, state-setter (later class)
 nio = [(70, 0), (110, 6), (130, 9)]
 timing = [(190, 3)]
+if deterministic:
+    random_, timing = [], []
 
 body = {}
 planted = {}

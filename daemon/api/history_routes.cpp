@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "history/groups.hpp"
 #include "history/history.hpp"
 #include "report/junit_import.hpp"
 
@@ -125,6 +126,18 @@ std::vector<ExtraRoute> history_routes(store::Store& store) {
     r.body = std::move(rendered->body);
     return r;
   }});
+  // GET /v1/groups/{group}/verdicts: the merged verdict file of a sharded scan.
+  routes.push_back({.method = "GET", .path = "/v1/groups", .body_limit = 1 << 10,
+                    .respond = [&store](const Request& request) -> util::Result<Response> {
+    std::string path = request.target.substr(0, request.target.find('?'));
+    std::string rest = path.substr(std::string("/v1/groups/").size());
+    auto slash = rest.find('/');
+    if (slash == std::string::npos || rest.substr(slash) != "/verdicts")
+      return util::fail(Errc::not_found, "no such resource: " + path + " (GET /v1/groups/{group}/verdicts)");
+    auto merged = history::group_verdicts(store, rest.substr(0, slash));
+    if (!merged) return std::unexpected(merged.error());
+    return json_response(200, *merged);
+  }, .prefix = true});
   return routes;
 }
 

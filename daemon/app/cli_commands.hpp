@@ -18,6 +18,7 @@ CommandDef explore_ui_command();
 CommandDef import_results_command();
 CommandDef suspects_command();
 CommandDef quarantine_command();
+CommandDef verdicts_command();
 CommandDef completion_command();
 
 // Every subcommand, in the order `flakescan --help` lists them.

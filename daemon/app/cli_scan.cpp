@@ -39,6 +39,7 @@ struct ScanOptions {
   std::string classpath, tests_file, backend = "local", apk, test_apk, runner, techniques, isolation, strategy, out = "verdicts.json";
   std::string working_dir;  // local: the test JVMs' working directory; empty: this command's current directory
   std::string shuffle_mode;
+  std::string shard, group;  // a CI matrix job's share of a sharded scan: "I/N" and the group's name
   std::optional<int> shuffle_seeds, shuffle_rounds;
   std::vector<std::string> tests, adb_servers, jvm_args;
   bool clear_state = false;
@@ -175,6 +176,8 @@ json request_body(const ScanOptions& o) {
   if (!o.shuffle_mode.empty()) shuffle["mode"] = o.shuffle_mode;
   if (o.shuffle_rounds) shuffle["rounds"] = *o.shuffle_rounds;
   if (!shuffle.empty()) body["shuffle"] = shuffle;
+  if (!o.shard.empty()) body["shard"] = o.shard;
+  if (!o.group.empty()) body["group"] = o.group;
   return body;
 }
 
@@ -294,6 +297,13 @@ CommandDef scan_command() {
             cmd.add_option("--shuffle-rounds", o->shuffle_rounds,
                            "suite: whole-suite rounds on the shuffling JDK besides the order rounds (default 0)")
                 ->type_name("N");
+            cmd.add_option("--shard", o->shard,
+                           "run shard I of N: the tests of the classes that fall to it (for a CI matrix; needs --group; "
+                           "`flakescan verdicts --group G` merges the shards)")
+                ->type_name("I/N");
+            cmd.add_option("--group", o->group,
+                           "the name all shards of one sharded scan share (e.g. the CI run id); alone: a group of one shard")
+                ->type_name("G");
             cmd.add_option("--shuffle-mode", o->shuffle_mode,
                            "shuffle: full (default: a new order for every call) or one (one order per call site)")
                 ->type_name("MODE")

@@ -1,5 +1,5 @@
 // flakescand: the daemon. Serves the /v1 API and the dashboard (/) on loopback, runs scans
-// against real JVMs (and devices), and keeps every run in its SQLite store.
+// against real JVMs (and devices), and keeps every run in its store (SQLite, or a PostgreSQL shared by many daemons).
 #include <csignal>
 #include <cstdio>
 #include <fstream>
@@ -19,6 +19,7 @@
 #include "api/router.hpp"
 #include "api/server.hpp"
 #include "app/command_line.hpp"
+#include "app/heartbeat.hpp"
 #include "app/paths.hpp"
 #include "backend/adb/config_json.hpp"
 #include "backend/local_jvm/local_jvm_executor.hpp"
@@ -38,7 +39,8 @@ namespace {
 struct Options {
   std::string listen = "127.0.0.1:7711";
   fs::path data_dir = app::default_data_dir();
-  fs::path db;
+  std::string store;                     // an SQLite file or a postgresql:// URI
+  std::string daemon_id;                 // default HOST:DATA_DIR
   fs::path port_file;
   fs::path runner_jar;
   fs::path java_lib = "/usr/share/java";
@@ -83,13 +85,20 @@ class IdleWatch {
 // The same parser as `flakescan` (app/command_line.hpp): help, wording and exit codes.
 std::optional<int> parse(int argc, char** argv, Options& o) {
   CLI::App app("flakescand: the flakescan daemon. Serves the /v1 API, runs scans against real JVMs and devices,\n"
-               "and keeps every run in its SQLite store. Logging: FLAKESCAN_LOG=info (or debug, or info,api=debug).",
+               "and keeps every run in its store (SQLite, or a PostgreSQL shared by many daemons). Logging: FLAKESCAN_LOG=info (or debug, or info,api=debug).",
                "flakescand");
   app.add_option("--listen", o.listen, "address to serve the API on (default 127.0.0.1:7711; port 0 picks a free port)")
       ->type_name("HOST:PORT");
   app.add_option("--data-dir", o.data_dir, "store and scan files (default $FLAKESCAN_HOME or ~/.local/share/flakescan)")
       ->type_name("DIR");
-  app.add_option("--db", o.db, "the SQLite store (default DATA_DIR/flakescan.db)")->type_name("FILE");
+  app.add_option("--store,--db", o.store,
+                 "the store: an SQLite file, or postgresql://USER@HOST:PORT/DB for one history shared by many daemons "
+                 "(default $FLAKESCAN_STORE, else DATA_DIR/flakescan.db)")
+      ->type_name("FILE|URI");
+  app.add_option("--daemon-id", o.daemon_id,
+                 "this daemon's name in a shared store; its unfinished scans are its own to mark interrupted when it "
+                 "starts again (default HOST:DATA_DIR)")
+      ->type_name("NAME");
   app.add_option("--port-file", o.port_file, "write the bound port to this file once listening")->type_name("FILE");
   app.add_option("--runner-jar", o.runner_jar, "the test runner jar (default $FLAKESCAN_RUNNER_JAR, else found beside flakescand)")
       ->type_name("JAR");
@@ -176,18 +185,30 @@ int main(int argc, char** argv) {
     std::error_code ec;
     if (auto absolute = fs::absolute(options.data_dir, ec); !ec) options.data_dir = absolute.lexically_normal();
   }
-  if (options.db.empty()) options.db = options.data_dir / "flakescan.db";
+  if (options.store.empty())
+    if (const char* env = std::getenv("FLAKESCAN_STORE"); env && *env) options.store = env;
+  if (options.store.empty()) options.store = (options.data_dir / "flakescan.db").string();
+  if (options.daemon_id.empty()) options.daemon_id = app::default_daemon_id(options.data_dir);
 
-  auto store = store::Store::open(options.db);
+  auto store = store::Store::open(options.store);
   if (!store) {
     std::fprintf(stderr, "flakescand: %s\n", util::describe(store.error()).c_str());
     return 1;
   }
-  if (auto n = (*store)->interrupt_unfinished(); n && *n > 0)
+  // Beat first: a daemon that starts must not look stale to itself.
+  if (auto beat = (*store)->heartbeat(options.daemon_id); !beat) {
+    std::fprintf(stderr, "flakescand: %s\n", util::describe(beat.error()).c_str());
+    return 1;
+  }
+  if (auto n = (*store)->interrupt_unfinished(options.daemon_id); n && *n > 0)
     log->warn("{} scans were unfinished when the daemon last stopped; marked interrupted", *n);
+  if (auto n = (*store)->interrupt_abandoned(app::Heartbeat::stale_seconds); n && *n > 0)
+    log->warn("{} scans of daemons silent for {} s marked interrupted", *n, app::Heartbeat::stale_seconds);
+  app::Heartbeat heartbeat(**store, options.daemon_id);
 
   scan::ScanManagerConfig scan_config;
   scan_config.data_dir = options.data_dir;
+  scan_config.daemon_id = options.daemon_id;
   scan_config.max_concurrent_scans = options.max_concurrent_scans;
   scan_config.backends["local"] = [options](const scan::ScanRequest& request, const fs::path& work_dir)
       -> util::Result<std::unique_ptr<core::TestExecutor>> {
@@ -251,7 +272,7 @@ int main(int argc, char** argv) {
     return 1;
   }
   std::printf("flakescand listening on http://%s:%u (store %s)\n", server_config.host.c_str(), unsigned(*port),
-              options.db.c_str());
+              (*store)->describe().c_str());
   std::fflush(stdout);
   if (!options.port_file.empty()) {
     fs::path tmp = options.port_file.string() + ".tmp";

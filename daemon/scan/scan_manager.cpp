@@ -90,6 +90,9 @@ util::Result<store::ScanRecord> ScanManager::submit(const ScanRequest& request) 
   record.backend = request.backend;
   record.techniques = request.techniques;
   record.seed = std::int64_t(request.seed);
+  record.daemon = config_.daemon_id;
+  record.group = request.group;
+  record.shard = request.shard ? request.shard->str() : std::string();
   {
     std::lock_guard lock(mutex_);
     if (stopping_) return util::fail(Errc::cancelled, "the daemon is shutting down");
@@ -170,11 +173,17 @@ void ScanManager::run_scan(const std::shared_ptr<LiveScan>& scan) {
       scan_error = "could not list the tests: " + discovery.error().message;
     } else {
       tests = discovery->tests;
-      for (const auto& [id, reason] : discovery->missing) verdicts.push_back(could_not_run(id, reason));
+      for (const auto& [id, reason] : discovery->missing)
+        if (!request.shard || core::in_shard(id, *request.shard)) verdicts.push_back(could_not_run(id, reason));
+      if (request.shard) {
+        tests = core::shard_share(tests, *request.shard);
+        log->info("scan {}: shard {} of group {}: {} tests", scan->id, request.shard->str(), request.group, tests.size());
+      }
     }
   }
   if (!scan_error.empty()) {
-    for (const auto& id : request.tests) verdicts.push_back(could_not_run(id.str(), scan_error));
+    for (const auto& id : request.tests)
+      if (!request.shard || core::in_shard(id.str(), *request.shard)) verdicts.push_back(could_not_run(id.str(), scan_error));
   }
   store_.set_scan_progress(scan->id, int(tests.size()), 0);
   if (auto warning = budget_warning(request, tests.size()); !warning.empty()) {

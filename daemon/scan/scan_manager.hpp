@@ -50,6 +50,7 @@ struct ScanManagerConfig {
   std::map<std::string, std::function<util::Result<void>(const ScanRequest&)>> checks;
   int max_concurrent_scans = 1;
   std::shared_ptr<core::Tools> tools;              // for the techniques (javac, a load); null: none
+  std::string daemon_id;                           // written on each scan (store::ScanRecord::daemon)
 };
 
 struct LiveScan;

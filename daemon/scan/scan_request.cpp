@@ -51,7 +51,7 @@ util::Result<ScanRequest> parse_scan_request(const json& body, const std::vector
   if (!body.is_object()) return util::fail(Errc::invalid_argument, "the request body must be a JSON object");
   static const std::set<std::string> fields{"backend", "classpath", "tests", "techniques", "runs", "isolation", "seed", "strategy",
                                             "timeout_seconds", "budget", "parallelism", "jvm_args", "working_dir",
-                                            "sources", "adb", "shuffle"};
+                                            "sources", "adb", "shuffle", "shard", "group"};
   for (const auto& [key, value] : body.items())
     if (!fields.contains(key)) return util::fail(Errc::invalid_argument, "unknown field '" + key + "'");
 
@@ -126,6 +126,21 @@ util::Result<ScanRequest> parse_scan_request(const json& body, const std::vector
     if (!n) return std::unexpected(n.error());
     r.timeout_seconds = *n;
   }
+  if (body.contains("shard")) {
+    if (!body["shard"].is_string()) return std::unexpected(bad("shard", "must be a string \"I/N\""));
+    auto shard = core::parse_shard(body["shard"].get<std::string>());
+    if (!shard) return std::unexpected(shard.error());
+    r.shard = *shard;
+  }
+  if (body.contains("group")) {
+    if (!body["group"].is_string()) return std::unexpected(bad("group", "must be a string"));
+    auto group = core::check_group(body["group"].get<std::string>());
+    if (!group) return std::unexpected(group.error());
+    r.group = *group;
+  }
+  if (r.shard && r.group.empty())
+    return util::fail(Errc::invalid_argument, "a sharded scan needs a 'group' naming all its shards (e.g. the CI run id)");
+  if (!r.group.empty() && !r.shard) r.shard = core::Shard{1, 1};
   if (body.contains("parallelism")) {
     auto n = integer(body["parallelism"], "parallelism", 1, 256);
     if (!n) return std::unexpected(n.error());
@@ -216,6 +231,8 @@ nlohmann::json ScanRequest::to_json() const {
   if (backend == "local") j["classpath"] = classpath;
   if (budget.max_orders > 0) j["budget"]["max_orders"] = budget.max_orders;  // 0: the default for the tests
   if (parallelism > 0) j["parallelism"] = parallelism;
+  if (shard) j["shard"] = shard->str();
+  if (!group.empty()) j["group"] = group;
   if (!working_dir.empty()) j["working_dir"] = working_dir;
   if (!sources.empty()) j["sources"] = sources;
   if (!adb.is_null()) j["adb"] = adb;

@@ -3,6 +3,7 @@
 // Validation is strict where a mistake would silently change results: unknown fields,
 // wrong types, unknown techniques, test ids outside the grammar, missing classpath entries.
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -10,6 +11,7 @@
 
 #include "core/technique.hpp"
 #include "core/test_id.hpp"
+#include "core/shard.hpp"
 #include "util/error.hpp"
 
 namespace flakescan::scan {
@@ -33,6 +35,8 @@ struct ScanRequest {
   int shuffle_seeds = 3;           // shuffle: seeded runs per test
   std::string shuffle_mode = "full";  // shuffle: "full" or "one"
   int shuffle_rounds = 0;          // suite: rounds on the shuffling JDK
+  std::optional<core::Shard> shard; // run only this shard's share of the tests (core/shard.hpp)
+  std::string group;               // the group of a sharded scan (required with shard)
 
   nlohmann::json to_json() const;
 };

@@ -1,23 +1,14 @@
 #pragma once
-// The embedded store: one SQLite database in WAL mode. Policy:
-// - every finished run is committed in its own transaction before anyone hears of it, so a
-//   daemon killed at any moment keeps every finished run and never half of one;
-// - scans that were queued or running when the daemon stopped are marked `interrupted`
-//   when it starts again (their finished runs stay);
-// - one connection guarded by a mutex: calls are short, and they run on worker threads,
-//   never on the network threads.
+// What flakescan keeps: scans, their runs and results, verdicts, and CI history, in records
+// that do not depend on the engine; and the Store interface both engines implement.
 #include <cstdint>
-#include <filesystem>
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "core/run.hpp"
 #include "util/error.hpp"
-
-struct sqlite3;
 
 namespace flakescan::store {
 
@@ -35,6 +26,9 @@ struct ScanRecord {
   int tests_total = 0;
   int runs_planned = 0;
   int runs_done = 0;        // counted from the runs table
+  std::string daemon;       // the --daemon-id of the daemon that runs it
+  std::string group;        // a sharded scan's group ('' when not sharded)
+  std::string shard;        // "I/N" ('' when not sharded)
 };
 
 struct VerdictRow {
@@ -44,7 +38,7 @@ struct VerdictRow {
   std::string body;         // JSON text
 };
 
-// CI history (schema/migrations/002_ci_results.sql): test results imported from CI runs'
+// CI history (schema/migrations/*/002_ci_results.sql): test results imported from CI runs'
 // JUnit XML reports, one import per `source` (a CI run id).
 struct CiResultRow {
   std::string test;          // pkg.Class#method
@@ -95,57 +89,76 @@ struct QuarantineRow {
   std::string body;          // the verdict as written to verdicts.json (JSON)
 };
 
+// The store's one interface, two engines behind it: SQLite (sqlite_store.hpp), the embedded
+// default, and PostgreSQL (postgres_store.hpp), the history that many daemons share. Both keep
+// the same rules:
+// - every finished run is committed in its own transaction before anyone hears of it, so a
+//   daemon killed at any moment keeps every finished run and never half of one;
+// - a scan belongs to the daemon that runs it (ScanRecord::daemon); a daemon that starts marks
+//   interrupted its own scans that were queued or running, and those of daemons that stopped
+//   beating (their finished runs stay), never those of another live daemon;
+// - calls are short and run on worker threads, never on the network threads.
 class Store {
  public:
-  static util::Result<std::unique_ptr<Store>> open(const std::filesystem::path& path);
-  ~Store();
-  Store(const Store&) = delete;
-  Store& operator=(const Store&) = delete;
+  // `location` is a PostgreSQL connection URI (postgresql://... or postgres://...) or the path
+  // of an SQLite file (made with its folders when missing). Migrations are applied on open.
+  static util::Result<std::unique_ptr<Store>> open(const std::string& location);
+  virtual ~Store() = default;
 
-  util::Result<bool> create_scan(const ScanRecord& scan);
-  util::Result<ScanRecord> scan(const std::string& id);
-  util::Result<std::vector<ScanRecord>> scans(int limit);
+  // What the store is, for logs and `flakescand` start-up lines (no password).
+  virtual std::string describe() const = 0;
+
+  virtual util::Result<bool> create_scan(const ScanRecord& scan) = 0;
+  virtual util::Result<ScanRecord> scan(const std::string& id) = 0;
+  virtual util::Result<std::vector<ScanRecord>> scans(int limit) = 0;
+  // Every scan of a group, oldest first.
+  virtual util::Result<std::vector<ScanRecord>> scans_of_group(const std::string& group) = 0;
   // Sets state (and error, and started/finished time as the state implies).
-  util::Result<bool> set_scan_state(const std::string& id, const std::string& state, const std::string& error = {});
-  util::Result<bool> set_scan_progress(const std::string& id, int tests_total, int runs_planned);
-  // Marks every queued/running scan interrupted; returns how many.
-  util::Result<int> interrupt_unfinished();
+  virtual util::Result<bool> set_scan_state(const std::string& id, const std::string& state,
+                                            const std::string& error = {}) = 0;
+  virtual util::Result<bool> set_scan_progress(const std::string& id, int tests_total, int runs_planned) = 0;
 
-  util::Result<std::int64_t> record_run(const std::string& scan_id, const core::RunSpec& spec,
-                                        const core::RunReport& report);
-  util::Result<core::RecordedRun> run(std::int64_t id);
-  util::Result<std::vector<core::RecordedRun>> runs_of_scan(const std::string& scan_id);
+  // Writes that `daemon` is alive now (its first beat also sets its start time).
+  virtual util::Result<bool> heartbeat(const std::string& daemon) = 0;
+  // Marks interrupted every queued/running scan of `daemon` (at its start); returns how many.
+  virtual util::Result<int> interrupt_unfinished(const std::string& daemon) = 0;
+  // Marks interrupted every queued/running scan of a daemon whose last beat is older than
+  // `stale_seconds`, or that never beat; returns how many.
+  virtual util::Result<int> interrupt_abandoned(int stale_seconds) = 0;
 
-  util::Result<bool> save_verdicts(const std::string& scan_id, const std::vector<VerdictRow>& verdicts);
-  util::Result<std::vector<VerdictRow>> verdicts(const std::string& scan_id);
+  virtual util::Result<std::int64_t> record_run(const std::string& scan_id, const core::RunSpec& spec,
+                                                const core::RunReport& report) = 0;
+  virtual util::Result<core::RecordedRun> run(std::int64_t id) = 0;
+  virtual util::Result<std::vector<core::RecordedRun>> runs_of_scan(const std::string& scan_id) = 0;
+
+  // Saves (or replaces) verdicts of a scan in one transaction; verdicts() lists them in the
+  // order they were saved.
+  virtual util::Result<bool> save_verdicts(const std::string& scan_id, const std::vector<VerdictRow>& verdicts) = 0;
+  virtual util::Result<std::vector<VerdictRow>> verdicts(const std::string& scan_id) = 0;
 
   // Imports one CI run's results under `import.source` (its id, commit, branch are used; the
   // counts are computed here). A source imported before is replaced in the same
   // transaction: its old results go, the new import gets a new id (the newest) and
-  // `replaced` names the old one.
-  util::Result<CiImportRecord> import_ci_results(const CiImportRecord& import, const std::vector<CiResultRow>& results);
-  util::Result<int> ci_import_count();
+  // `replaced` names the old one. Two imports of one source at once end as one.
+  virtual util::Result<CiImportRecord> import_ci_results(const CiImportRecord& import,
+                                                         const std::vector<CiResultRow>& results) = 0;
+  virtual util::Result<int> ci_import_count() = 0;
   // Suspects from CI history: same commit with both outcomes, passed on rerun, or both
   // outcomes within the last `window` imports. Sorted by test id; `max_evidence` caps each
   // suspect's evidence list.
-  util::Result<std::vector<CiSuspect>> ci_suspects(int window, int max_evidence = 50);
+  virtual util::Result<std::vector<CiSuspect>> ci_suspects(int window, int max_evidence = 50) = 0;
 
   // Tests whose latest flaky-or-not_flaky verdict (by scan creation) is flaky; verdicts
   // could_not_run say nothing and are passed over. Sorted by test id.
-  util::Result<std::vector<QuarantineRow>> quarantine();
+  virtual util::Result<std::vector<QuarantineRow>> quarantine() = 0;
 
-  util::Result<std::string> journal_mode();
-
- private:
-  explicit Store(sqlite3* db) : db_(db) {}
-  util::Result<bool> migrate();
-  util::Result<bool> exec(const std::string& sql);
-
-  sqlite3* db_;
-  std::mutex mutex_;
+ protected:
+  Store() = default;
+  Store(const Store&) = delete;
+  Store& operator=(const Store&) = delete;
 };
 
-// UTC time as ISO 8601 with milliseconds, the store's one time format.
-std::string now_iso8601();
+// True for a PostgreSQL connection URI (postgresql:// or postgres://).
+bool is_postgres_location(const std::string& location);
 
 }  // namespace flakescan::store

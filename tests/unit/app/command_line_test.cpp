@@ -51,6 +51,7 @@ std::map<std::string, Args> valid_arguments() {
       {"import-results", {fixture("junit/surefire-reruns.xml"), "--source", "ci-1"}},
       {"suspects", {}},
       {"quarantine", {}},
+      {"verdicts", {"--group", "ci-1"}},
       {"completion", {"bash"}},
   };
 }
@@ -204,6 +205,7 @@ TEST_CASE("the option names scripts, docs and the Gradle plugin use are all stil
       {"scan", "--backend", "adb", "--apk", "app.apk", "--test-apk", "test.apk", "--tests", "a.B", "--adb-server",
        "127.0.0.1:5037", "--adb-server", "10.0.0.5:5037", "--runner", "x.Runner", "--clear-state"},
       {"scan", "--classpath=a.jar", "--tests=a.B", "--runs=2"},
+      {"scan", "--classpath", "a.jar", "--tests", "a.B", "--shard", "2/4", "--group", "ci-1234"},
       {"replay", "--verdicts", fixture("report/verdicts_mixed.json"), "--test", "a.B#c", "--runs", "2", "--daemon", "http://h:1"},
       {"report", "--verdicts", "a.json", "--verdicts", "b.json", "--out-dir", "out", "--source-root", "src/test/java",
        "--source-root", "app/src/test/java", "--base-dir", ".", "--github-annotations"},
@@ -223,6 +225,7 @@ TEST_CASE("the option names scripts, docs and the Gradle plugin use are all stil
       {"suspects", "--window", "5", "--json"},
       {"quarantine", "--format", "notTestFile", "--out", "q.txt"},
       {"quarantine", "--format", "gradle"},
+      {"verdicts", "--group", "ci-1", "--out", "v.json", "--allow-incomplete", "--quiet"},
   };
   for (const auto& args : lines) {
     INFO(args[0] << " " << args[1]);
@@ -264,6 +267,8 @@ TEST_CASE("usage errors found after CLI11 read the line are worded and coded lik
        "flakescan import-results: no such file or directory: /nonexistent.xml"},
       {{"suspects", "--window", "many"}, "flakescan suspects: could not convert: --window = many"},
       {{"quarantine", "--json", "--format", "gradle"}, "flakescan quarantine: --json and --format gradle contradict"},
+      {{"verdicts"}, "flakescan verdicts: --group is required"},
+      {{"verdicts", "--group", "a/b"}, "flakescan verdicts: group 'a/b' must be 1-128 characters of A-Z a-z 0-9 . _ : -"},
       {{"completion"}, "flakescan completion: shell is required"},
       {{"completion", "fish"}, "flakescan completion: shell: fish not in {bash}"},
       {{"frobnicate"}, "flakescan: unknown command 'frobnicate'"},

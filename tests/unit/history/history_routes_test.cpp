@@ -222,3 +222,27 @@ TEST_CASE("bad history requests are 4xx problem+json naming the problem", "[hist
   CHECK(f.call("POST", "/v1/results?source=a", xml, "text/xml; charset=UTF-8").status == 201);
   CHECK(f.router->body_limit("POST", "/v1/results?source=a") == report::max_junit_report_bytes);
 }
+
+TEST_CASE("GET /v1/groups/{group}/verdicts merges the shards written to the store", "[history][api][groups]") {
+  Fixture f("groups");
+  auto shard = [&](const std::string& id, const std::string& which, const std::string& test, const std::string& verdict) {
+    store::ScanRecord r{.id = id, .state = "completed", .request = "{}", .backend = "local", .techniques = {"rerun"},
+                        .daemon = "runner-" + which, .group = "ci-77", .shard = which};
+    REQUIRE(f.store->create_scan(r));
+    REQUIRE(f.store->save_verdicts(id, {{test, verdict, "", json{{"test", test}, {"verdict", verdict}}.dump()}}));
+  };
+  shard("s1", "1/2", "p.A#a", "flaky");
+  auto half = f.call("GET", "/v1/groups/ci-77/verdicts");
+  REQUIRE(half.status == 200);
+  CHECK(json::parse(half.body)["group"]["missing"] == json::array({"2/2"}));
+  shard("s2", "2/2", "p.B#b", "not_flaky");
+  auto whole = f.call("GET", "/v1/groups/ci-77/verdicts");
+  REQUIRE(whole.status == 200);
+  auto body = json::parse(whole.body);
+  CHECK(body["group"]["complete"] == true);
+  CHECK(body["verdicts"].size() == 2);
+  CHECK(body["scan"]["state"] == "completed");
+  check_problem(f.call("GET", "/v1/groups/nobody/verdicts"), 404, "no scan in group 'nobody'");
+  check_problem(f.call("GET", "/v1/groups/bad%20name/verdicts"), 400, "must be 1-128 characters");
+  check_problem(f.call("GET", "/v1/groups/ci-77/other"), 404, "GET /v1/groups/{group}/verdicts");
+}

@@ -145,3 +145,30 @@ TEST_CASE("a run budget smaller than rerun needs is said before the first run", 
   r.fresh_jvm_per_run = false;
   CHECK(scan::budget_warning(r, 100).empty());
 }
+
+TEST_CASE("shard and group: a CI matrix job's share, read and written back", "[scan][request][shard]") {
+  json base{{"classpath", "/tmp"}, {"tests", "p.A#a"}};
+  auto with = [&](json extra) {
+    json j = base;
+    j.update(extra);
+    return parse(j);
+  };
+  auto r = with({{"shard", "2/4"}, {"group", "ci-991"}});
+  INFO((r ? std::string() : r.error().message));
+  REQUIRE(r);
+  REQUIRE(r->shard);
+  CHECK(*r->shard == core::Shard{2, 4});
+  CHECK(r->group == "ci-991");
+  auto back = r->to_json();
+  CHECK(back["shard"] == "2/4");
+  CHECK(back["group"] == "ci-991");
+  CHECK(parse(back).value().shard == r->shard);
+  auto alone = with({{"group", "one"}});  // a group alone is one shard
+  REQUIRE(alone);
+  CHECK(alone->shard->str() == "1/1");
+  CHECK_FALSE(parse(base).value().shard);
+  CHECK(with({{"shard", "2/4"}}).error().message.find("needs a 'group'") != std::string::npos);
+  CHECK(with({{"shard", "5/4"}, {"group", "g"}}).error().code == util::Errc::invalid_argument);
+  CHECK(with({{"shard", 2}, {"group", "g"}}).error().message.find("shard") != std::string::npos);
+  CHECK(with({{"shard", "1/2"}, {"group", "a b"}}).error().code == util::Errc::invalid_argument);
+}

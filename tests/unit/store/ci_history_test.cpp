@@ -9,6 +9,7 @@
 
 #include "store/migrations.hpp"
 #include "store/store.hpp"
+#include "unit/store/engines.hpp"
 
 using namespace flakescan;
 namespace fs = std::filesystem;
@@ -33,7 +34,7 @@ void exec(sqlite3* db, const std::string& sql) {
 
 // A database exactly as a v1 daemon left it: 001 applied and recorded, a scan with a verdict.
 void write_v1_database(const fs::path& path) {
-  const auto& all = store::migrations();
+  const auto& all = store::sqlite_migrations();
   REQUIRE(all.size() >= 2);
   REQUIRE(all[0].name == "001_initial.sql");
   sqlite3* db = nullptr;
@@ -105,7 +106,8 @@ TEST_CASE("migration 002 applies to a v1 database and keeps its data", "[store][
   sqlite3_finalize(st);
   sqlite3_close(db);
   CHECK(applied == std::vector<std::string>{"001_initial.sql", "002_ci_results.sql", "003_failing_verdicts.sql", "004_shuffled_runs.sql",
-                                              "005_skipped_verdicts.sql", "006_class_run_starts.sql"});
+                                              "005_skipped_verdicts.sql", "006_class_run_starts.sql", "007_scan_owners.sql",
+                                              "008_scan_groups.sql"});
   // Opening again applies nothing twice.
   auto again = store::Store::open(path);
   REQUIRE(again);
@@ -113,7 +115,9 @@ TEST_CASE("migration 002 applies to a v1 database and keeps its data", "[store][
 }
 
 TEST_CASE("an import counts failures and reruns, and importing its source again replaces it", "[store][ci_history]") {
-  auto s = store::Store::open(fresh_history_db("imports")).value();
+  auto engine = GENERATE(store_test::store_engines());
+  CAPTURE(engine);
+  auto s = store::Store::open(store_test::fresh_location(engine, "imports")).value();
   auto first = s->import_ci_results(import_of("run-7", "abc"),
                                     {row("p.A#ok", "pass"), row("p.A#bad", "fail", 2, "boom"), row("p.A#err", "error"),
                                      row("p.A#rerun", "pass", 1, "flaked"), row("p.A#skip", "skipped")});
@@ -137,7 +141,9 @@ TEST_CASE("an import counts failures and reruns, and importing its source again 
 }
 
 TEST_CASE("suspects: same commit, passed on rerun, both outcomes in the recent window", "[store][ci_history]") {
-  auto s = store::Store::open(fresh_history_db("suspects")).value();
+  auto engine = GENERATE(store_test::store_engines());
+  CAPTURE(engine);
+  auto s = store::Store::open(store_test::fresh_location(engine, "suspects")).value();
   // Old history: p.A#commit fails and passes on commit c1; p.A#old mixes outcomes on two
   // commits long ago.
   REQUIRE(s->import_ci_results(import_of("r1", "c1"), {row("p.A#commit", "fail", 0, "expected 1"), row("p.A#old", "fail"),
@@ -196,7 +202,9 @@ TEST_CASE("suspects: same commit, passed on rerun, both outcomes in the recent w
 }
 
 TEST_CASE("quarantine: each test's latest decisive verdict across scans", "[store][ci_history]") {
-  auto s = store::Store::open(fresh_history_db("quarantine")).value();
+  auto engine = GENERATE(store_test::store_engines());
+  CAPTURE(engine);
+  auto s = store::Store::open(store_test::fresh_location(engine, "quarantine")).value();
   add_scan(*s, "s1", "2024-05-01T10:00:00.000Z",
            {verdict("p.A#fixed", "flaky", "concurrency"), verdict("p.A#still", "flaky", "order_dependent"),
             verdict("p.A#unrun", "flaky", "unknown"), verdict("p.A#clean", "not_flaky")});

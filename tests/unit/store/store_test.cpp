@@ -3,22 +3,14 @@
 #include <filesystem>
 #include <unistd.h>
 
+#include "store/sqlite_store.hpp"
 #include "store/store.hpp"
+#include "unit/store/engines.hpp"
 
 using namespace flakescan;
 namespace fs = std::filesystem;
 
 namespace {
-
-fs::path fresh_db(const std::string& name) {
-  fs::path dir = fs::temp_directory_path() / ("flakescan-store-test-" + std::to_string(getpid()));
-  fs::create_directories(dir);
-  fs::path db = dir / (name + ".db");
-  fs::remove(db);
-  fs::remove(db.string() + "-wal");
-  fs::remove(db.string() + "-shm");
-  return db;
-}
 
 store::ScanRecord scan_record(const std::string& id) {
   store::ScanRecord r;
@@ -42,19 +34,40 @@ core::RunReport report_with(core::Outcome a, core::Outcome b) {
 
 }  // namespace
 
-TEST_CASE("the store opens in WAL mode and migrates once", "[store]") {
-  auto path = fresh_db("wal");
+TEST_CASE("the SQLite store opens in WAL mode, and each engine migrates once", "[store]") {
   {
-    auto s = store::Store::open(path);
+    auto s = store::SqliteStore::open(store_test::fresh_sqlite("wal"));
     REQUIRE(s);
     CHECK((*s)->journal_mode().value() == "wal");
   }
-  auto again = store::Store::open(path);  // migrations already applied: must not fail
+  auto engine = GENERATE(store_test::store_engines());
+  CAPTURE(engine);
+  auto location = store_test::fresh_location(engine, "migrate");
+  {
+    auto s = store::Store::open(location);
+    REQUIRE(s);
+    CHECK((*s)->describe().starts_with(engine == "sqlite" ? "SQLite " : "PostgreSQL 127.0.0.1:"));
+  }
+  auto again = store::Store::open(location);  // migrations already applied: must not fail
   REQUIRE(again);
 }
 
+TEST_CASE("a store location names its engine", "[store]") {
+  CHECK(store::is_postgres_location("postgresql://u@h:5432/db"));
+  CHECK(store::is_postgres_location("postgres://h/db"));
+  CHECK_FALSE(store::is_postgres_location("/var/lib/flakescan/flakescan.db"));
+  CHECK_FALSE(store::is_postgres_location("postgresql.db"));
+  CHECK(store::Store::open("").error().code == util::Errc::invalid_argument);
+  auto refused = store::Store::open("postgresql://nobody@127.0.0.1:1/none?connect_timeout=2");
+  REQUIRE_FALSE(refused);
+  CHECK(refused.error().code == util::Errc::storage);
+  CHECK(refused.error().message.find("cannot connect to the PostgreSQL store") != std::string::npos);
+}
+
 TEST_CASE("runs round-trip with their results in order", "[store]") {
-  auto s = store::Store::open(fresh_db("runs")).value();
+  auto engine = GENERATE(store_test::store_engines());
+  CAPTURE(engine);
+  auto s = store::Store::open(store_test::fresh_location(engine, "runs")).value();
   REQUIRE(s->create_scan(scan_record("s1")));
   core::RunSpec spec{.tests = {"p.A#one", "p.A#two"}, .technique = "order", .purpose = "reverse", .seed = 42};
   auto id = s->record_run("s1", spec, report_with(core::Outcome::pass, core::Outcome::fail));
@@ -74,7 +87,9 @@ TEST_CASE("runs round-trip with their results in order", "[store]") {
 }
 
 TEST_CASE("a shuffled run keeps its shuffle, and its results the sites they permuted", "[store][shuffle]") {
-  auto s = store::Store::open(fresh_db("shuffled")).value();
+  auto engine = GENERATE(store_test::store_engines());
+  CAPTURE(engine);
+  auto s = store::Store::open(store_test::fresh_location(engine, "shuffled")).value();
   REQUIRE(s->create_scan(scan_record("s1")));
   core::RunSpec spec{.tests = {"p.A#one"}, .technique = "shuffle", .purpose = "seed 1/3", .seed = 18446744073709551557ull};
   spec.shuffle = core::ShuffleSpec{.seed = 18446744073709551557ull, .mode = "one", .sites = {"HashSet iteration at p.A.one(A.java:9)"}};
@@ -106,7 +121,9 @@ TEST_CASE("a shuffled run keeps its shuffle, and its results the sites they perm
 }
 
 TEST_CASE("scan states carry times and errors", "[store]") {
-  auto s = store::Store::open(fresh_db("states")).value();
+  auto engine = GENERATE(store_test::store_engines());
+  CAPTURE(engine);
+  auto s = store::Store::open(store_test::fresh_location(engine, "states")).value();
   REQUIRE(s->create_scan(scan_record("s2")));
   REQUIRE(s->set_scan_state("s2", "running"));
   auto running = s->scan("s2").value();
@@ -122,25 +139,67 @@ TEST_CASE("scan states carry times and errors", "[store]") {
   CHECK(s->scan("nope").error().code == util::Errc::not_found);
 }
 
-TEST_CASE("unfinished scans are marked interrupted and keep their runs", "[store]") {
-  auto path = fresh_db("interrupt");
+TEST_CASE("a daemon's unfinished scans are marked interrupted when it starts again, and keep their runs", "[store]") {
+  auto engine = GENERATE(store_test::store_engines());
+  CAPTURE(engine);
+  auto path = store_test::fresh_location(engine, "interrupt");
+  auto owned = [](const std::string& id, const std::string& daemon) {
+    auto r = scan_record(id);
+    r.daemon = daemon;
+    return r;
+  };
   {
     auto s = store::Store::open(path).value();
-    REQUIRE(s->create_scan(scan_record("done")));
-    REQUIRE(s->create_scan(scan_record("live")));
+    REQUIRE(s->heartbeat("a"));
+    REQUIRE(s->heartbeat("b"));
+    REQUIRE(s->create_scan(owned("done", "a")));
+    REQUIRE(s->create_scan(owned("live", "a")));
+    REQUIRE(s->create_scan(owned("other", "b")));  // daemon b is alive: a must not touch it
     REQUIRE(s->set_scan_state("done", "completed"));
     REQUIRE(s->set_scan_state("live", "running"));
+    REQUIRE(s->set_scan_state("other", "running"));
     REQUIRE(s->record_run("live", {.tests = {"p.A#one", "p.A#two"}}, report_with(core::Outcome::pass, core::Outcome::pass)));
   }
   auto s = store::Store::open(path).value();
-  CHECK(s->interrupt_unfinished().value() == 1);
+  CHECK(s->scan("live")->daemon == "a");
+  CHECK(s->interrupt_unfinished("a").value() == 1);
   CHECK(s->scan("live")->state == "interrupted");
   CHECK(s->scan("done")->state == "completed");
+  CHECK(s->scan("other")->state == "running");
   CHECK(s->runs_of_scan("live")->size() == 1);
+  CHECK(s->interrupt_abandoned(60).value() == 0);  // b beat just now
+}
+
+TEST_CASE("the scans of a daemon that stopped beating are marked interrupted by any daemon", "[store]") {
+  auto engine = GENERATE(store_test::store_engines());
+  CAPTURE(engine);
+  auto s = store::Store::open(store_test::fresh_location(engine, "abandoned")).value();
+  auto owned = [](const std::string& id, const std::string& daemon) {
+    auto r = scan_record(id);
+    r.daemon = daemon;
+    return r;
+  };
+  REQUIRE(s->heartbeat("alive"));
+  REQUIRE(s->heartbeat("killed"));
+  REQUIRE(s->create_scan(owned("kept", "alive")));
+  REQUIRE(s->create_scan(owned("left", "killed")));
+  REQUIRE(s->create_scan(owned("old", "")));  // a scan from before daemons beat
+  REQUIRE(s->record_run("left", {.tests = {"p.A#one"}}, report_with(core::Outcome::pass, core::Outcome::pass)));
+  // Both beat at most a second ago: nobody is stale at 60 s; everyone is at -1 s (in the future).
+  CHECK(s->interrupt_abandoned(60).value() == 1);  // only the scan of no daemon
+  CHECK(s->scan("old")->state == "interrupted");
+  CHECK(s->scan("left")->state == "queued");
+  REQUIRE(s->heartbeat("alive"));
+  CHECK(s->interrupt_abandoned(-1).value() == 2);
+  CHECK(s->scan("left")->state == "interrupted");
+  CHECK(s->scan("left")->error.find("finished runs are kept") != std::string::npos);
+  CHECK(s->runs_of_scan("left")->size() == 1);
 }
 
 TEST_CASE("verdicts are saved and replaced per test", "[store]") {
-  auto s = store::Store::open(fresh_db("verdicts")).value();
+  auto engine = GENERATE(store_test::store_engines());
+  CAPTURE(engine);
+  auto s = store::Store::open(store_test::fresh_location(engine, "verdicts")).value();
   REQUIRE(s->create_scan(scan_record("s3")));
   REQUIRE(s->save_verdicts("s3", {{"p.A#one", "flaky", "unknown", "{\"a\":1}"}, {"p.A#two", "not_flaky", "", "{}"}}));
   REQUIRE(s->save_verdicts("s3", {{"p.A#one", "flaky", "nio", "{\"a\":2}"}}));

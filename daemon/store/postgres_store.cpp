@@ -1,0 +1,442 @@
+#include "store/postgres_store.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include "store/migrations.hpp"
+#include "store/rows.hpp"
+#include "store/shuffle_columns.hpp"
+#include "util/log.hpp"
+#include "util/timestamp.hpp"
+
+namespace flakescan::store {
+
+namespace {
+
+using util::Errc;
+
+// Every text a test or a CI report wrote goes through storable_text: PostgreSQL refuses NUL
+// and invalid UTF-8, and a run must never be lost to a byte in its output.
+PgParams& add_text(PgParams& p, const std::string& v) { return p.add(storable_text(v)); }
+
+util::Error failed(const util::Error& e, const std::string& what) {
+  return util::Error{Errc::storage, what + ": " + e.message};
+}
+
+// Advisory-lock keys (transaction-scoped): one for migrations, one space for import sources.
+constexpr const char* migration_lock = "SELECT pg_advisory_xact_lock(7263501)";
+
+ScanRecord read_scan_row(const PgRows& s, int i) {
+  ScanRecord r;
+  r.id = s.text(i, 0);
+  r.state = s.text(i, 1);
+  r.request = s.text(i, 2);
+  r.backend = s.text(i, 3);
+  r.techniques = parse_string_array(s.text(i, 4));
+  r.seed = s.integer(i, 5);
+  r.created_at = s.text(i, 6);
+  r.started_at = s.text(i, 7);
+  r.finished_at = s.text(i, 8);
+  r.error = s.text(i, 9);
+  r.tests_total = int(s.integer(i, 10));
+  r.runs_planned = int(s.integer(i, 11));
+  r.runs_done = int(s.integer(i, 12));
+  r.daemon = s.text(i, 13);
+  r.group = s.text(i, 14);
+  r.shard = s.text(i, 15);
+  return r;
+}
+
+core::RecordedRun read_run_row(const PgRows& s, int i) {
+  core::RecordedRun r;
+  r.id = s.integer(i, 0);
+  r.spec.technique = s.text(i, 1);
+  r.spec.purpose = s.text(i, 2);
+  r.spec.seed = std::uint64_t(s.integer(i, 3));
+  r.spec.tests = parse_string_array(s.text(i, 4));
+  r.report.exit_code = int(s.integer(i, 5));
+  r.report.signal = int(s.integer(i, 6));
+  r.report.timed_out = s.integer(i, 7) != 0;
+  r.report.infra_reason = s.text(i, 8);
+  r.report.wall_ms = s.real(i, 9);
+  r.report.log_path = s.text(i, 10);
+  r.spec.shuffle = parse_shuffle_spec(s.text(i, 11));
+  r.spec.class_run_starts = parse_positions(s.text(i, 12));
+  return r;
+}
+
+}  // namespace
+
+util::Result<std::unique_ptr<PostgresStore>> PostgresStore::open(const std::string& uri) {
+  auto conn = PgConnection::connect(uri);
+  if (!conn) return std::unexpected(conn.error());
+  std::unique_ptr<PostgresStore> store(new PostgresStore(std::move(*conn)));
+  if (auto r = store->migrate(); !r) return std::unexpected(r.error());
+  return store;
+}
+
+PostgresStore::~PostgresStore() = default;
+
+std::string PostgresStore::describe() const { return "PostgreSQL " + db_->where(); }
+
+util::Result<bool> PostgresStore::migrate() {
+  std::lock_guard lock(mutex_);
+  // Daemons that start together take turns: each migration is checked and applied under one
+  // lock, in its own transaction (DDL is transactional in PostgreSQL).
+  for (std::size_t i = 0; i <= postgres_migrations().size(); ++i) {
+    if (auto r = db_->begin(); !r) return r;
+    auto step = [&]() -> util::Result<bool> {
+      if (auto r = db_->exec(migration_lock); !r) return std::unexpected(r.error());
+      if (i == 0) {
+        auto made = db_->exec("CREATE TABLE IF NOT EXISTS schema_migrations (name TEXT PRIMARY KEY, applied_at TEXT NOT NULL)");
+        if (!made) return std::unexpected(made.error());
+        return true;
+      }
+      const auto& m = postgres_migrations()[i - 1];
+      auto seen = db_->exec("SELECT 1 FROM schema_migrations WHERE name = $1", PgParams().add(std::string(m.name)));
+      if (!seen) return std::unexpected(seen.error());
+      if (seen->size() > 0) return false;
+      if (auto r = db_->exec_script(std::string(m.sql)); !r)
+        return util::fail(Errc::storage, "migration " + std::string(m.name) + " failed: " + r.error().message);
+      auto mark = db_->exec("INSERT INTO schema_migrations(name, applied_at) VALUES ($1, $2)",
+                            PgParams().add(std::string(m.name)).add(util::utc_timestamp()));
+      if (!mark) return std::unexpected(failed(mark.error(), "recording migration"));
+      util::logger("store")->info("applied migration {} (PostgreSQL)", m.name);
+      return true;
+    };
+    auto r = step();
+    if (!r) {
+      db_->rollback();
+      return r;
+    }
+    if (auto c = db_->commit(); !c) return c;
+  }
+  return true;
+}
+
+util::Result<bool> PostgresStore::create_scan(const ScanRecord& scan) {
+  std::lock_guard lock(mutex_);
+  PgParams p;
+  p.add(scan.id).add(scan.state);
+  add_text(p, scan.request).add(scan.backend).add(nlohmann::json(scan.techniques).dump()).add(scan.seed)
+      .add(scan.created_at.empty() ? util::utc_timestamp() : scan.created_at).add(scan.daemon).add(scan.group)
+      .add(scan.shard);
+  auto r = db_->exec(
+      "INSERT INTO scans(id, state, request, backend, techniques, seed, created_at, daemon, scan_group, shard) "
+      "VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10)", p);
+  if (!r) return std::unexpected(failed(r.error(), "creating scan"));
+  return true;
+}
+
+util::Result<ScanRecord> PostgresStore::scan(const std::string& id) {
+  std::lock_guard lock(mutex_);
+  auto r = db_->exec(std::string(scan_select) + "WHERE id = $1", PgParams().add(id));
+  if (!r) return std::unexpected(failed(r.error(), "reading scan"));
+  if (r->size() == 0) return util::fail(Errc::not_found, "no scan with id '" + id + "'");
+  return read_scan_row(*r, 0);
+}
+
+util::Result<std::vector<ScanRecord>> PostgresStore::scans(int limit) {
+  std::lock_guard lock(mutex_);
+  auto r = db_->exec(std::string(scan_select) + "ORDER BY created_at DESC, seq DESC LIMIT $1", PgParams().add(limit));
+  if (!r) return std::unexpected(failed(r.error(), "listing scans"));
+  std::vector<ScanRecord> out;
+  for (int i = 0; i < r->size(); ++i) out.push_back(read_scan_row(*r, i));
+  return out;
+}
+
+util::Result<std::vector<ScanRecord>> PostgresStore::scans_of_group(const std::string& group) {
+  std::lock_guard lock(mutex_);
+  auto r = db_->exec(std::string(scan_select) + "WHERE scan_group = $1 ORDER BY created_at, seq", PgParams().add(group));
+  if (!r) return std::unexpected(failed(r.error(), "listing a group's scans"));
+  std::vector<ScanRecord> out;
+  for (int i = 0; i < r->size(); ++i) out.push_back(read_scan_row(*r, i));
+  return out;
+}
+
+util::Result<bool> PostgresStore::set_scan_state(const std::string& id, const std::string& state,
+                                                 const std::string& error) {
+  std::lock_guard lock(mutex_);
+  bool starting = state == "running";
+  bool ending = state != "queued" && state != "running";
+  PgParams p;
+  p.add(state);
+  add_text(p, error).add(int(starting)).add(util::utc_timestamp()).add(int(ending)).add(id);
+  auto r = db_->exec(
+      "UPDATE scans SET state = $1, error = COALESCE(NULLIF($2, ''), error), "
+      "started_at = CASE WHEN $3::int = 1 THEN COALESCE(started_at, $4) ELSE started_at END, "
+      "finished_at = CASE WHEN $5::int = 1 THEN $4 ELSE finished_at END WHERE id = $6", p);
+  if (!r) return std::unexpected(failed(r.error(), "updating scan"));
+  if (r->affected() == 0) return util::fail(Errc::not_found, "no scan with id '" + id + "'");
+  return true;
+}
+
+util::Result<bool> PostgresStore::set_scan_progress(const std::string& id, int tests_total, int runs_planned) {
+  std::lock_guard lock(mutex_);
+  auto r = db_->exec("UPDATE scans SET tests_total = $1, runs_planned = $2 WHERE id = $3",
+                     PgParams().add(tests_total).add(runs_planned).add(id));
+  if (!r) return std::unexpected(failed(r.error(), "updating scan progress"));
+  return true;
+}
+
+util::Result<bool> PostgresStore::heartbeat(const std::string& daemon) {
+  std::lock_guard lock(mutex_);
+  auto now = util::utc_timestamp();
+  auto r = db_->exec(
+      "INSERT INTO daemons(id, started_at, last_seen) VALUES ($1, $2, $2) "
+      "ON CONFLICT (id) DO UPDATE SET last_seen = EXCLUDED.last_seen",
+      PgParams().add(daemon).add(now));
+  if (!r) return std::unexpected(failed(r.error(), "writing the daemon's heartbeat"));
+  return true;
+}
+
+namespace {
+
+const char* postgres_interrupt =
+    "UPDATE scans SET state = 'interrupted', finished_at = $1, "
+    "error = 'the daemon stopped while the scan ran; its finished runs are kept' "
+    "WHERE state IN ('queued', 'running') AND ";
+
+}  // namespace
+
+util::Result<int> PostgresStore::interrupt_unfinished(const std::string& daemon) {
+  std::lock_guard lock(mutex_);
+  auto r = db_->exec(std::string(postgres_interrupt) + "daemon = $2", PgParams().add(util::utc_timestamp()).add(daemon));
+  if (!r) return std::unexpected(failed(r.error(), "marking interrupted scans"));
+  return r->affected();
+}
+
+util::Result<int> PostgresStore::interrupt_abandoned(int stale_seconds) {
+  std::lock_guard lock(mutex_);
+  auto r = db_->exec(std::string(postgres_interrupt) + "daemon NOT IN (SELECT id FROM daemons WHERE last_seen >= $2)",
+                     PgParams().add(util::utc_timestamp()).add(util::utc_timestamp_before(stale_seconds)));
+  if (!r) return std::unexpected(failed(r.error(), "marking abandoned scans"));
+  return r->affected();
+}
+
+util::Result<std::int64_t> PostgresStore::record_run(const std::string& scan_id, const core::RunSpec& spec,
+                                                     const core::RunReport& report) {
+  std::lock_guard lock(mutex_);
+  if (auto r = db_->begin(); !r) return std::unexpected(r.error());
+  auto rollback = [&](const util::Error& e, const std::string& what) -> util::Result<std::int64_t> {
+    db_->rollback();
+    return std::unexpected(failed(e, what));
+  };
+  PgParams p;
+  p.add(scan_id).add(spec.technique).add(spec.purpose).add(std::int64_t(spec.seed));
+  add_text(p, nlohmann::json(spec.tests).dump()).add(report.exit_code).add(report.signal).add(int(report.timed_out));
+  add_text(p, report.infra_reason).add(report.wall_ms);
+  add_text(p, report.log_path).add(util::utc_timestamp()).add(shuffle_spec_text(spec.shuffle))
+      .add(positions_text(spec.class_run_starts));
+  auto run = db_->exec(
+      "INSERT INTO runs(scan_id, technique, purpose, seed, tests, exit_code, signal, timed_out, infra_reason, "
+      "wall_ms, log_path, finished_at, shuffle, class_run_starts) "
+      "VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14) RETURNING id", p);
+  if (!run) return rollback(run.error(), "recording run");
+  std::int64_t run_id = run->integer(0, 0);
+  for (std::size_t i = 0; i < report.results.size(); ++i) {
+    const auto& r = report.results[i];
+    PgParams q;
+    q.add(run_id).add(int(i));
+    add_text(q, r.test).add(std::string(core::outcome_name(r.outcome)));
+    add_text(q, r.message);
+    add_text(q, r.exception_type);
+    add_text(q, r.signature);
+    add_text(q, r.stack).add(r.duration_ms);
+    add_text(q, shuffled_sites_text(r.shuffled));
+    auto res = db_->exec(
+        "INSERT INTO results(run_id, position, test, outcome, message, exception, signature, stack, duration_ms, "
+        "shuffled) VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10)", q);
+    if (!res) return rollback(res.error(), "recording result");
+  }
+  if (auto c = db_->commit(); !c) return rollback(c.error(), "committing run");
+  return run_id;
+}
+
+util::Result<bool> PostgresStore::read_results(core::RecordedRun& run) {
+  auto s = db_->exec(
+      "SELECT test, outcome, message, exception, signature, stack, duration_ms, shuffled FROM results "
+      "WHERE run_id = $1 ORDER BY position", PgParams().add(run.id));
+  if (!s) return std::unexpected(failed(s.error(), "reading results"));
+  for (int i = 0; i < s->size(); ++i) {
+    core::TestResult r;
+    r.test = s->text(i, 0);
+    r.outcome = core::parse_outcome(s->text(i, 1)).value_or(core::Outcome::infra);
+    r.message = s->text(i, 2);
+    r.exception_type = s->text(i, 3);
+    r.signature = s->text(i, 4);
+    r.stack = s->text(i, 5);
+    r.duration_ms = s->real(i, 6);
+    r.shuffled = parse_shuffled_sites(s->text(i, 7));
+    run.report.results.push_back(std::move(r));
+  }
+  return true;
+}
+
+util::Result<core::RecordedRun> PostgresStore::run(std::int64_t id) {
+  std::lock_guard lock(mutex_);
+  auto s = db_->exec(std::string(run_select) + "WHERE id = $1", PgParams().add(id));
+  if (!s) return std::unexpected(failed(s.error(), "reading run"));
+  if (s->size() == 0) return util::fail(Errc::not_found, "no run with id " + std::to_string(id));
+  auto run = read_run_row(*s, 0);
+  if (auto r = read_results(run); !r) return std::unexpected(r.error());
+  return run;
+}
+
+util::Result<std::vector<core::RecordedRun>> PostgresStore::runs_of_scan(const std::string& scan_id) {
+  std::lock_guard lock(mutex_);
+  auto s = db_->exec(std::string(run_select) + "WHERE scan_id = $1 ORDER BY id", PgParams().add(scan_id));
+  if (!s) return std::unexpected(failed(s.error(), "listing runs"));
+  std::vector<core::RecordedRun> out;
+  for (int i = 0; i < s->size(); ++i) out.push_back(read_run_row(*s, i));
+  for (auto& run : out)
+    if (auto r = read_results(run); !r) return std::unexpected(r.error());
+  return out;
+}
+
+util::Result<bool> PostgresStore::save_verdicts(const std::string& scan_id, const std::vector<VerdictRow>& verdicts) {
+  std::lock_guard lock(mutex_);
+  if (auto r = db_->begin(); !r) return r;
+  for (const auto& v : verdicts) {
+    // Delete, then insert: a replaced verdict takes the newest place, as SQLite's REPLACE does.
+    auto del = db_->exec("DELETE FROM verdicts WHERE scan_id = $1 AND test = $2", PgParams().add(scan_id).add(v.test));
+    PgParams p;
+    p.add(scan_id);
+    add_text(p, v.test).add(v.verdict);
+    if (v.category.empty()) p.add_null();
+    else p.add(v.category);
+    add_text(p, v.body);
+    auto ins = del ? db_->exec("INSERT INTO verdicts(scan_id, test, verdict, category, body) VALUES ($1,$2,$3,$4,$5)", p)
+                   : util::Result<PgRows>(std::unexpected(del.error()));
+    if (!ins) {
+      db_->rollback();
+      return std::unexpected(failed(ins.error(), "saving verdict"));
+    }
+  }
+  return db_->commit();
+}
+
+util::Result<std::vector<VerdictRow>> PostgresStore::verdicts(const std::string& scan_id) {
+  std::lock_guard lock(mutex_);
+  auto s = db_->exec("SELECT test, verdict, COALESCE(category, ''), body FROM verdicts WHERE scan_id = $1 ORDER BY seq",
+                     PgParams().add(scan_id));
+  if (!s) return std::unexpected(failed(s.error(), "reading verdicts"));
+  std::vector<VerdictRow> out;
+  for (int i = 0; i < s->size(); ++i) out.push_back({s->text(i, 0), s->text(i, 1), s->text(i, 2), s->text(i, 3)});
+  return out;
+}
+
+util::Result<CiImportRecord> PostgresStore::import_ci_results(const CiImportRecord& import,
+                                                              const std::vector<CiResultRow>& results) {
+  std::lock_guard lock(mutex_);
+  CiImportRecord out = counted_import(import, results);
+  out.imported_at = util::utc_timestamp();
+  if (auto r = db_->begin(); !r) return std::unexpected(r.error());
+  auto rollback = [&](const util::Error& e, const std::string& what) -> util::Result<CiImportRecord> {
+    db_->rollback();
+    return std::unexpected(failed(e, what));
+  };
+  // Two daemons importing one source at once take turns here; the second replaces the first.
+  if (auto r = db_->exec("SELECT pg_advisory_xact_lock(7263502, hashtext($1))", PgParams().add(import.source)); !r)
+    return rollback(r.error(), "locking the import's source");
+  auto old = db_->exec("SELECT id FROM ci_imports WHERE source = $1", PgParams().add(import.source));
+  if (!old) return rollback(old.error(), "looking up the import's source");
+  if (old->size() > 0) {
+    out.replaced = old->integer(0, 0);
+    if (auto r = db_->exec("DELETE FROM ci_results WHERE import_id = $1", PgParams().add(*out.replaced)); !r)
+      return rollback(r.error(), "replacing an import's results");
+    if (auto r = db_->exec("DELETE FROM ci_imports WHERE id = $1", PgParams().add(*out.replaced)); !r)
+      return rollback(r.error(), "replacing an import");
+  }
+  PgParams p;
+  add_text(p, out.source);
+  add_text(p, out.commit);
+  add_text(p, out.branch).add(out.imported_at).add(out.tests).add(out.failed).add(out.flaky_by_rerun);
+  auto ins = db_->exec(
+      "INSERT INTO ci_imports(source, commit_sha, branch, imported_at, tests, failed, flaky_by_rerun) "
+      "VALUES ($1,$2,$3,$4,$5,$6,$7) RETURNING id", p);
+  if (!ins) return rollback(ins.error(), "recording an import");
+  out.id = ins->integer(0, 0);
+  for (const auto& r : results) {
+    PgParams q;
+    q.add(out.id);
+    add_text(q, r.test).add(r.outcome).add(r.duration_ms);
+    add_text(q, r.message).add(r.failed_attempts);
+    auto res = db_->exec(
+        "INSERT INTO ci_results(import_id, test, outcome, duration_ms, message, failed_attempts) "
+        "VALUES ($1,$2,$3,$4,$5,$6)", q);
+    if (!res) return rollback(res.error(), "recording an imported result of " + r.test);
+  }
+  if (auto c = db_->commit(); !c) return rollback(c.error(), "committing an import");
+  return out;
+}
+
+util::Result<int> PostgresStore::ci_import_count() {
+  std::lock_guard lock(mutex_);
+  auto s = db_->exec("SELECT COUNT(*) FROM ci_imports");
+  if (!s) return std::unexpected(failed(s.error(), "counting imports"));
+  return int(s->integer(0, 0));
+}
+
+util::Result<std::vector<CiSuspect>> PostgresStore::ci_suspects(int window, int max_evidence) {
+  std::lock_guard lock(mutex_);
+  using Reason = SuspectList::Reason;
+  SuspectList suspects;
+  struct Query {
+    Reason reason;
+    const char* sql;
+  };
+  const Query queries[] = {
+      {Reason::same_commit,
+       "SELECT r.test, i.commit_sha FROM ci_results r JOIN ci_imports i ON i.id = r.import_id "
+       "WHERE i.commit_sha <> '' GROUP BY r.test, i.commit_sha "
+       "HAVING COUNT(*) FILTER (WHERE r.outcome = 'pass') > 0 "
+       "AND COUNT(*) FILTER (WHERE r.outcome IN ('fail', 'error')) > 0 ORDER BY r.test, i.commit_sha"},
+      {Reason::passed_on_rerun,
+       "SELECT DISTINCT test, '' FROM ci_results WHERE outcome = 'pass' AND failed_attempts > 0"},
+      {Reason::mixed_recently,
+       "SELECT test, '' FROM ci_results "
+       "WHERE import_id IN (SELECT id FROM ci_imports ORDER BY id DESC LIMIT $1) GROUP BY test "
+       "HAVING COUNT(*) FILTER (WHERE outcome = 'pass') > 0 AND COUNT(*) FILTER (WHERE outcome IN ('fail', 'error')) > 0"},
+  };
+  for (const auto& q : queries) {
+    PgParams p;
+    if (q.reason == Reason::mixed_recently) p.add(window);
+    auto s = db_->exec(q.sql, p);
+    if (!s) return std::unexpected(failed(s.error(), "finding suspects"));
+    for (int i = 0; i < s->size(); ++i) suspects.add_reason(s->text(i, 0), q.reason, s->text(i, 1));
+  }
+  for (const auto& test : suspects.tests()) {
+    auto s = db_->exec(
+        "SELECT i.id, i.source, i.commit_sha, i.branch, i.imported_at, r.outcome, r.duration_ms, r.message, "
+        "r.failed_attempts FROM ci_results r JOIN ci_imports i ON i.id = r.import_id WHERE r.test = $1 "
+        "ORDER BY i.id DESC", PgParams().add(test));
+    if (!s) return std::unexpected(failed(s.error(), "reading a suspect's results"));
+    for (int i = 0; i < s->size(); ++i)
+      suspects.add_observation({.import_id = s->integer(i, 0), .source = s->text(i, 1), .commit = s->text(i, 2),
+                                .branch = s->text(i, 3), .imported_at = s->text(i, 4),
+                                .result = {.test = test, .outcome = s->text(i, 5), .duration_ms = s->real(i, 6),
+                                           .message = s->text(i, 7), .failed_attempts = int(s->integer(i, 8))}},
+                               max_evidence);
+  }
+  return suspects.sorted();
+}
+
+util::Result<std::vector<QuarantineRow>> PostgresStore::quarantine() {
+  std::lock_guard lock(mutex_);
+  // As SQLite's: the latest decisive verdict by scan creation, then by the scan's insertion.
+  auto s = db_->exec(
+      "SELECT v.test, COALESCE(v.category, ''), v.scan_id, s.created_at, v.body "
+      "FROM verdicts v JOIN scans s ON s.id = v.scan_id "
+      "WHERE v.verdict IN ('flaky', 'not_flaky') AND NOT EXISTS ("
+      "  SELECT 1 FROM verdicts v2 JOIN scans s2 ON s2.id = v2.scan_id "
+      "  WHERE v2.test = v.test AND v2.verdict IN ('flaky', 'not_flaky') "
+      "    AND (s2.created_at > s.created_at OR (s2.created_at = s.created_at AND s2.seq > s.seq))) "
+      "AND v.verdict = 'flaky' ORDER BY v.test");
+  if (!s) return std::unexpected(failed(s.error(), "reading the quarantine"));
+  std::vector<QuarantineRow> out;
+  for (int i = 0; i < s->size(); ++i)
+    out.push_back({s->text(i, 0), s->text(i, 1), s->text(i, 2), s->text(i, 3), s->text(i, 4)});
+  return out;
+}
+
+}  // namespace flakescan::store
