@@ -66,7 +66,7 @@ int run_report(const ReportCommandOptions& o, const CommonOptions& common) {
     std::printf("%s\n", out.dump(2).c_str());
   }
   // CI scripts and the Gradle plugin read this line's first three counts
-  // (ci-templates/action/scripts/publish.sh, FlakeScanTask): new counts go after them.
+  // (ci-templates/action/scripts/publish.sh, the plugin's ReportCommand): new counts go after them.
   if (!common.quiet) {
     std::fprintf(stderr, "flakescan report: %zu flaky, %zu not flaky, %zu could not run, %zu failing, %zu skipped; reports in %s\n",
                  flaky, not_flaky, not_run, failing, skipped, options.out_dir.string().c_str());

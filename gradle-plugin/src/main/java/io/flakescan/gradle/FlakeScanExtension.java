@@ -5,6 +5,8 @@ import java.util.List;
 
 import javax.inject.Inject;
 
+import io.flakescan.gradle.internal.compat.GradleVersionCompat;
+
 import org.gradle.api.model.ObjectFactory;
 import org.gradle.api.provider.Property;
 
@@ -18,7 +20,11 @@ import org.gradle.api.provider.Property;
  * {@code getName().set(value)}, so the class declares no setters.
  *
  * <p>Only String, Integer, Long and Boolean properties are used: they behave the same from
- * Gradle 4.4 to current releases ({@code ListProperty} changed its type hierarchy in 5.0).
+ * Gradle 4.4 to current releases ({@code ListProperty} changed its type hierarchy in 5.0;
+ * {@link GradleVersionCompat} holds every such difference).
+ *
+ * <p>Public API, with {@link FlakeScanPlugin}; everything under {@code io.flakescan.gradle.internal}
+ * is the plugin's own and may change.
  */
 public class FlakeScanExtension {
     public static final String DEFAULT_DAEMON = "http://127.0.0.1:7711";
@@ -52,15 +58,13 @@ public class FlakeScanExtension {
 
     @Inject
     public FlakeScanExtension(ObjectFactory objects) {
+        // Every property has an explicit default: see GradleVersionCompat.property. 0 stands
+        // for "not set" where a setting is optional.
         daemon = string(objects, DEFAULT_DAEMON);
         startDaemon = bool(objects, true);
         executable = string(objects, "flakescan");
         techniques = string(objects, "rerun");
-        runs = objects.property(Integer.class);
-        runs.set(10);
-        // Gradle 4.x gives unset Integer and Boolean properties the value 0 / false, newer
-        // versions none: every property gets an explicit default so both behave alike, and
-        // 0 stands for "not set" where a setting is optional.
+        runs = integer(objects, 10);
         runTimeoutSeconds = integer(objects, 0);
         maxRuns = integer(objects, 0);
         maxSeconds = integer(objects, 0);
@@ -85,21 +89,15 @@ public class FlakeScanExtension {
     }
 
     private static Property<String> string(ObjectFactory objects, String value) {
-        Property<String> p = objects.property(String.class);
-        p.set(value);
-        return p;
+        return GradleVersionCompat.property(objects, String.class, value);
     }
 
     private static Property<Integer> integer(ObjectFactory objects, int value) {
-        Property<Integer> p = objects.property(Integer.class);
-        p.set(value);
-        return p;
+        return GradleVersionCompat.property(objects, Integer.class, value);
     }
 
     private static Property<Boolean> bool(ObjectFactory objects, boolean value) {
-        Property<Boolean> p = objects.property(Boolean.class);
-        p.set(value);
-        return p;
+        return GradleVersionCompat.property(objects, Boolean.class, value);
     }
 
     /** {@code techniques 'rerun', 'order'}: the list form; {@code techniques = 'rerun,order'} also works. */
@@ -118,7 +116,7 @@ public class FlakeScanExtension {
         jvmArgs.set(String.join(" ", parts));
     }
 
-    static String joinList(Object value) {
+    private static String joinList(Object value) {
         if (value instanceof Iterable) {
             List<String> parts = new ArrayList<>();
             for (Object o : (Iterable<?>) value) parts.add(String.valueOf(o).trim());

@@ -1,4 +1,4 @@
-package io.flakescan.gradle;
+package io.flakescan.gradle.internal.cli;
 
 import java.io.BufferedReader;
 import java.io.File;
@@ -13,11 +13,11 @@ import java.util.function.Consumer;
 import org.gradle.api.GradleException;
 
 /** Finds the flakescan executable and runs it, streaming its output line by line. */
-final class FlakescanCli {
-    static final class Result {
-        final int exitCode;
-        final List<String> stdout;
-        final List<String> stderr;
+public final class FlakescanCli {
+    public static final class Result {
+        public final int exitCode;
+        public final List<String> stdout;
+        public final List<String> stderr;
 
         Result(int exitCode, List<String> stdout, List<String> stderr) {
             this.exitCode = exitCode;
@@ -26,7 +26,7 @@ final class FlakescanCli {
         }
 
         /** The CLI's reason: its first line on a usage error (the usage text follows), else its last line. */
-        String lastError() {
+        public String lastError() {
             if (exitCode == 2)
                 for (String line : stderr)
                     if (!line.trim().isEmpty()) return line.trim();
@@ -39,7 +39,7 @@ final class FlakescanCli {
     private FlakescanCli() {}
 
     /** A path is used as given; a bare name is looked up on PATH, then in $FLAKESCAN_HOME/bin. */
-    static File locate(String executable, File projectDir) {
+    public static File locate(String executable, File projectDir) {
         if (executable.contains("/") || executable.contains(File.separator)) {
             File f = new File(executable);
             if (!f.isAbsolute()) f = new File(projectDir, executable);
@@ -61,7 +61,7 @@ final class FlakescanCli {
     }
 
     /** Runs the command; each output line goes to its consumer as it arrives (progress). */
-    static Result run(List<String> command, File workDir, Consumer<String> onStdout, Consumer<String> onStderr) {
+    public static Result run(List<String> command, File workDir, Consumer<String> onStdout, Consumer<String> onStderr) {
         ProcessBuilder pb = new ProcessBuilder(command).directory(workDir);
         Process p;
         try {

@@ -1,4 +1,4 @@
-package io.flakescan.gradle;
+package io.flakescan.gradle.internal.tasks;
 
 import java.io.File;
 import java.io.IOException;
@@ -7,6 +7,11 @@ import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
+
+import io.flakescan.gradle.internal.cli.FlakescanCli;
+import io.flakescan.gradle.internal.report.ReportCommand;
+import io.flakescan.gradle.internal.settings.ScanSettings;
+import io.flakescan.gradle.internal.target.ScanTarget;
 
 import org.gradle.api.DefaultTask;
 import org.gradle.api.Task;
@@ -27,7 +32,7 @@ public class FlakeScanAggregateTask extends DefaultTask {
 
     @OutputDirectory
     public File getReportDir() {
-        return new File(FlakeScanTask.buildDir(getProject()), "reports/flakescan");
+        return new File(ScanTarget.buildDir(getProject()), "reports/flakescan");
     }
 
     @TaskAction
@@ -39,18 +44,18 @@ public class FlakeScanAggregateTask extends DefaultTask {
             if (!(t instanceof FlakeScanTask)) continue;
             FlakeScanTask scan = (FlakeScanTask) t;
             if (scan.getVerdictsFile().isFile()) verdicts.add(scan.getVerdictsFile());
-            roots.addAll(scan.sourceRoots());
-            for (String entry : scan.classpath().split(java.util.regex.Pattern.quote(File.pathSeparator)))
+            roots.addAll(scan.getTarget().sourceRoots());
+            for (String entry : scan.getTarget().classpath().split(java.util.regex.Pattern.quote(File.pathSeparator)))
                 if (!entry.isEmpty()) classpath.add(entry);
         }
         if (verdicts.isEmpty()) {
             getLogger().lifecycle("flakescan: no scan wrote verdicts; nothing to merge");
             return;
         }
-        Settings s = Settings.read(getProject());
+        ScanSettings s = ScanSettings.read(getProject());
         Files.createDirectories(getReportDir().toPath());
         String exe = FlakescanCli.locate(s.executable, getProject().getProjectDir()).getPath();
-        FlakeScanTask.runReport(FlakeScanTask.reportCommand(exe, verdicts, getReportDir(), new ArrayList<>(roots),
+        ReportCommand.run(ReportCommand.command(exe, verdicts, getReportDir(), new ArrayList<>(roots),
                 String.join(File.pathSeparator, classpath), s),
                 getLogger(), s, getReportDir(), getProject().getProjectDir(), true);
     }

@@ -1,4 +1,4 @@
-package io.flakescan.gradle;
+package io.flakescan.gradle.internal.settings;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -7,6 +7,8 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.regex.Pattern;
+
+import io.flakescan.gradle.FlakeScanExtension;
 
 import org.gradle.api.GradleException;
 import org.gradle.api.Project;
@@ -17,51 +19,51 @@ import org.gradle.api.provider.Property;
  * {@code -Pflakescan.*} project properties (which win), and validated with messages that
  * name the setting, where its value came from and what is expected.
  */
-final class Settings {
+public final class ScanSettings {
     // The daemon's technique table (daemon/scan/techniques.cpp, GET /v1/health), in the order a
     // scan runs them; the functional test compares the two.
-    static final List<String> TECHNIQUES = Arrays.asList("rerun", "suite", "order", "nio", "nio-isolated-class",
+    public static final List<String> TECHNIQUES = Arrays.asList("rerun", "suite", "order", "nio", "nio-isolated-class",
             "nio-isolated-method", "shuffle", "explore", "repair", "noise");
     /** Techniques that need the local JVM backend: a device cannot run them. */
-    static final List<String> LOCAL_ONLY_TECHNIQUES = Collections.singletonList("shuffle");
-    static final List<String> SHUFFLE_MODES = Arrays.asList("full", "one");
-    static final List<String> STRATEGIES = Arrays.asList("maxdiff", "flakescanner", "both");
-    static final List<String> FAIL_ON = Arrays.asList("never", "flaky", "any");
+    public static final List<String> LOCAL_ONLY_TECHNIQUES = Collections.singletonList("shuffle");
+    private static final List<String> SHUFFLE_MODES = Arrays.asList("full", "one");
+    private static final List<String> STRATEGIES = Arrays.asList("maxdiff", "flakescanner", "both");
+    private static final List<String> FAIL_ON = Arrays.asList("never", "flaky", "any");
     // Test ids as the daemon accepts them: a Java binary class name, optionally #method
     // (methods may carry a parameter suffix such as name[1]).
     private static final Pattern CLASS_NAME = Pattern.compile("[A-Za-z_$][A-Za-z0-9_$]*(\\.[A-Za-z_$][A-Za-z0-9_$]*)*");
     private static final Pattern TEST_ID = Pattern.compile("[A-Za-z_$][A-Za-z0-9_$]*(\\.[A-Za-z_$][A-Za-z0-9_$]*)*(#[^,#\\s][^,#]*)?");
 
-    final String daemon;
-    final boolean startDaemon;
-    final String executable;
-    final List<String> techniques;
-    final int runs;
-    final Integer runTimeoutSeconds;
-    final Integer maxRuns;
-    final Integer maxSeconds;
-    final Long seed;
-    final String strategy;
-    final Integer shuffleSeeds;
-    final String shuffleMode;
-    final Integer shuffleRounds;
-    final List<String> tests;
-    final boolean annotated;
-    final boolean suspects;
-    final List<String> suspectsFrom;
-    final boolean all;
-    final String failOn;
-    final boolean includeConnected;
-    final boolean dryRun;
-    final boolean githubAnnotations;
-    final String flakyAnnotation;
-    final String flakyCategory;
-    final List<String> jvmArgs;
-    final boolean testTaskJvmArgs;
+    public final String daemon;
+    public final boolean startDaemon;
+    public final String executable;
+    public final List<String> techniques;
+    public final int runs;
+    public final Integer runTimeoutSeconds;
+    public final Integer maxRuns;
+    public final Integer maxSeconds;
+    public final Long seed;
+    public final String strategy;
+    public final Integer shuffleSeeds;
+    public final String shuffleMode;
+    public final Integer shuffleRounds;
+    public final List<String> tests;
+    public final boolean annotated;
+    public final boolean suspects;
+    public final List<String> suspectsFrom;
+    public final boolean all;
+    public final String failOn;
+    public final boolean includeConnected;
+    public final boolean dryRun;
+    public final boolean githubAnnotations;
+    public final String flakyAnnotation;
+    public final String flakyCategory;
+    public final List<String> jvmArgs;
+    public final boolean testTaskJvmArgs;
 
     private final Project project;
 
-    private Settings(Project project, FlakeScanExtension ext) {
+    private ScanSettings(Project project, FlakeScanExtension ext) {
         this.project = project;
         daemon = url(text("daemon", ext.getDaemon()));
         startDaemon = bool("startDaemon", ext.getStartDaemon());
@@ -97,15 +99,8 @@ final class Settings {
         testTaskJvmArgs = bool("testTaskJvmArgs", ext.getTestTaskJvmArgs());
     }
 
-    static Settings read(Project project) {
-        return new Settings(project, project.getExtensions().getByType(FlakeScanExtension.class));
-    }
-
-    /** Only the settings the aggregate task needs; no validation of the scan settings. */
-    static String executableOf(Project project) {
-        Object p = project.findProperty("flakescan.executable");
-        if (p != null) return p.toString();
-        return project.getExtensions().getByType(FlakeScanExtension.class).getExecutable().get();
+    public static ScanSettings read(Project project) {
+        return new ScanSettings(project, project.getExtensions().getByType(FlakeScanExtension.class));
     }
 
     private String source(String name) {
@@ -178,7 +173,7 @@ final class Settings {
     }
 
     /** The patch options of `flakescan report`. */
-    List<String> patchOptions() {
+    public List<String> patchOptions() {
         List<String> out = new ArrayList<>();
         if (!flakyAnnotation.isEmpty()) out.addAll(Arrays.asList("--flaky-annotation", flakyAnnotation));
         if (!flakyCategory.isEmpty()) out.addAll(Arrays.asList("--flaky-category", flakyCategory));
@@ -228,7 +223,7 @@ final class Settings {
     }
 
     /** True when the CLI should be left to find (or start) the daemon at the default address. */
-    boolean cliStartsDaemon() {
+    public boolean cliStartsDaemon() {
         return startDaemon && daemon.equals(FlakeScanExtension.DEFAULT_DAEMON);
     }
 }

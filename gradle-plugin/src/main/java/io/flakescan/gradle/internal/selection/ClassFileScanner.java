@@ -1,4 +1,4 @@
-package io.flakescan.gradle;
+package io.flakescan.gradle.internal.selection;
 
 import java.io.ByteArrayInputStream;
 import java.io.DataInputStream;
