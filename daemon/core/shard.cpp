@@ -20,10 +20,17 @@ std::optional<int> number(std::string_view s) {
   return v;
 }
 
-// FNV-1a, 64 bits: the same on every machine and every build (std::hash is not).
+// FNV-1a, 64 bits, then MurmurHash3's 64-bit finaliser: the same on every machine and every
+// build (std::hash is not), and its low bits mix every byte (FNV-1a's alone cycle with the last
+// character, so Test1..Test9 would fall in turn and long runs of one shard could follow).
 std::uint64_t stable_hash(std::string_view s) {
   std::uint64_t h = 14695981039346656037ull;
   for (unsigned char c : s) h = (h ^ c) * 1099511628211ull;
+  h ^= h >> 33;
+  h *= 0xff51afd7ed558ccdull;
+  h ^= h >> 33;
+  h *= 0xc4ceb9fe1a85ec53ull;
+  h ^= h >> 33;
   return h;
 }
 

@@ -20,9 +20,12 @@ struct ShardScan {
 };
 
 // The group's verdict file: {"schema_version", "scan" (the group as one scan: id "group:G",
-// state completed only when every shard 1..N completed), "group" {name, count, shards,
-// missing, complete}, "verdicts" (sorted by test)}. A shard scanned twice counts once: its
-// newest finished scan. Fails not_found for a group with no scan.
+// state completed only when every shard 1..N has scans and each completed), "group" {name,
+// count, shards (every scan), missing, complete}, "verdicts" (sorted by test)}. A shard may hold
+// several scans (one per module or test task of the build); each test's verdict is that of
+// the newest finished scan that decided it. A scan that did not complete is superseded by a
+// later completed scan of the same request (the job run again). Fails not_found for a group
+// with no scan.
 util::Result<nlohmann::json> merge_group(const std::string& group, const std::vector<ShardScan>& scans);
 
 // Reads the group's scans and verdicts from the store and merges them.

@@ -5,6 +5,9 @@
 set -euo pipefail
 
 root=$(cd "${INPUT_WORKING_DIRECTORY:-.}" && pwd)
+# Where the verdicts are: the working directory, or (a sharded scan's merge job) the folder the
+# shards' verdicts were downloaded into. The sources are always the working directory's.
+verdicts_root=$(cd "${INPUT_VERDICTS_DIRECTORY:-$root}" && pwd)
 out="${RUNNER_TEMP:-${TMPDIR:-/tmp}}/flakescan-reports"
 rm -rf "$out"
 mkdir -p "$out"
@@ -13,11 +16,11 @@ mkdir -p "$out"
 # per-task copies below them.
 verdicts=()
 while IFS= read -r -d '' f; do verdicts+=(--verdicts "$f"); done < <(
-  find "$root" -path '*/node_modules' -prune -o -path '*/.git' -prune -o \
+  find "$verdicts_root" -path '*/node_modules' -prune -o -path '*/.git' -prune -o \
     -path '*/build/reports/flakescan/verdicts.json' -print0 | sort -z)
 
 if [ "${#verdicts[@]}" -eq 0 ]; then
-  echo "::warning title=flakescan::no verdicts.json under $root: did the scan run?"
+  echo "::warning title=flakescan::no verdicts.json under $verdicts_root: did the scan run?"
   {
     echo "## flakescan"
     echo

@@ -18,6 +18,8 @@ args=(--continue "-Pflakescan.githubAnnotations=false" "-Pflakescan.failOn=never
 [ -n "${INPUT_SHUFFLE_MODE:-}" ] && args+=("-Pflakescan.shuffleMode=$INPUT_SHUFFLE_MODE")
 [ -n "${INPUT_SHUFFLE_ROUNDS:-}" ] && args+=("-Pflakescan.shuffleRounds=$INPUT_SHUFFLE_ROUNDS")
 [ -n "${INPUT_MAX_SECONDS:-}" ] && args+=("-Pflakescan.maxSeconds=$INPUT_MAX_SECONDS")
+[ -n "${INPUT_SHARD:-}" ] && args+=("-Pflakescan.shard=$INPUT_SHARD")
+[ -n "${INPUT_GROUP:-}" ] && args+=("-Pflakescan.group=$INPUT_GROUP")
 if [ "${INPUT_APPLY_PLUGIN:-true}" = "true" ]; then
   args+=(--init-script "${ACTION_PATH:?}/flakescan.init.gradle")
 fi

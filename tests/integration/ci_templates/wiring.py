@@ -78,7 +78,8 @@ def gradle_args(with_values):
     """The Gradle arguments run.sh gives for a use of the action with these `with:` values."""
     values = {k: str(v.get("default", "")) for k, v in inputs.items()}
     for k, v in (with_values or {}).items():
-        values[k] = EXPR.sub(lambda m: RUN_ID if m.group(1) == "github.run_id" else "com.example.ChangedTest", str(v))
+        values[k] = EXPR.sub(lambda m: RUN_ID if m.group(1) == "github.run_id"
+                             else "2" if m.group(1) == "matrix.shard" else "com.example.ChangedTest", str(v))
     step_env = {}
     for var, expr in env.items():
         m = EXPR.fullmatch(str(expr))
@@ -129,9 +130,20 @@ if check(len(nightly) == 1, "the nightly workflow has one scanning use of the ac
           "the nightly passes the run id as its seed (seed: %r)" % w.get("seed"))
     args = gradle_args(w)
     want = ["-Pflakescan.all=true", "-Pflakescan.techniques=suite", "-Pflakescan.seed=" + RUN_ID,
-            "-Pflakescan.shuffleRounds=" + str(w.get("shuffle-rounds"))]
+            "-Pflakescan.shuffleRounds=" + str(w.get("shuffle-rounds")), "-Pflakescan.shard=2/4",
+            "-Pflakescan.group=" + RUN_ID]
     check(args is not None and all(a in args for a in want),
           "the nightly's scan reaches Gradle with %s (got %s)" % (" ".join(want), args))
+
+# The nightly's shards are merged: a job after the matrix publishes every shard's verdicts.
+nightly_wf = load(os.path.join(templates, "workflows", "flakescan-nightly.yml"))
+shards = ((nightly_wf.get("jobs", {}).get("scan", {}).get("strategy") or {}).get("matrix") or {}).get("shard", [])
+merge_steps = [st for job in nightly_wf.get("jobs", {}).values() if job.get("needs") == "scan" for st in job.get("steps", [])
+               if ACTION_USE.match(str(st.get("uses", ""))) and str((st.get("with") or {}).get("scan")) == "false"]
+check(shards == [1, 2, 3, 4] and len(merge_steps) == 1
+      and (merge_steps[0].get("with") or {}).get("verdicts-directory") == "flakescan-shards",
+      "the nightly scans 4 shards and one merge job publishes the shards' verdicts (matrix %s, merge steps %d)"
+      % (shards, len(merge_steps)))
 
 pull = by_name.get("flakescan-pull-request.yml", [])
 if check(len(pull) == 1, "the pull-request workflow has one scanning use of the action"):

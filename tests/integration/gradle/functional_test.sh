@@ -169,6 +169,19 @@ run_gradle dryshuffleover shuffle-project flakeScanTest -Pflakescan.dryRun=true 
 check "-Pflakescan.shuffleMode wins over the build script, and the task runs again (never up to date)" \
   bash -c "grep -qE 'flakescan \(dry run\): .* scan .*--shuffle-seeds 7 --shuffle-mode full( |\$)' '$work/dryshuffleover.log' && ! grep -qF 'flakeScanTest UP-TO-DATE' '$work/dryshuffleover.log'"
 
+# 3c'. A CI matrix job's shard and group reach `flakescan scan`; a shard without a group, or
+# not of the form I/N, fails the build saying so.
+run_gradle dryshard jvm-project flakeScanTest -Pflakescan.dryRun=true -Pflakescan.shard=2/4 -Pflakescan.group=ci-991 \
+  -Pflakescan.tests=com.example.StableTest#adds
+check "-Pflakescan.shard and -Pflakescan.group reach flakescan scan" \
+  grep -qE 'flakescan \(dry run\): .* scan .*--shard 2/4 --group ci-991( |$)' "$work/dryshard.log"
+run_gradle badshard jvm-project flakeScanTest -Pflakescan.shard=2/4 -Pflakescan.tests=com.example.StableTest#adds
+check "a shard without a group fails the build, saying so" \
+  has "$work/badshard.log" "flakescan: invalid value '2/4' for shard (from -Pflakescan.shard): expected a group too"
+run_gradle badshard2 jvm-project flakeScanTest -Pflakescan.shard=5/4 -Pflakescan.group=g -Pflakescan.tests=com.example.StableTest#adds
+check "a shard outside I/N fails the build, saying so" \
+  has "$work/badshard2.log" "flakescan: invalid value '5/4' for shard (from -Pflakescan.shard): expected I/N with 1 <= I <= N <= 1000"
+
 # 3d. Bad shuffle settings and unknown techniques fail with clear messages; the plugin accepts
 # exactly the daemon's techniques (GET /v1/health).
 run_gradle badmode jvm-project flakeScanTest -Pflakescan.shuffleMode=sorted -Pflakescan.tests=com.example.StableTest#adds

@@ -47,16 +47,36 @@ TEST_CASE("a missing or unfinished shard makes the group incomplete, and says wh
   CHECK(missing["verdicts"].size() == 2);  // what the shards found is kept
 }
 
-TEST_CASE("a shard scanned again counts once: its newest finished scan", "[groups]") {
-  auto merged = history::merge_group("g1", {shard_scan("old", "1/1", "completed", "t1", {"p.A#a"}, "flaky"),
-                                            shard_scan("new", "1/1", "completed", "t2", {"p.A#a"}, "not_flaky"),
-                                            shard_scan("live", "1/1", "running", "t3", {})})
+TEST_CASE("a test scanned twice in a group has the newest finished scan's verdict", "[groups]") {
+  auto merged = history::merge_group("g1", {shard_scan("new", "1/1", "completed", "t2", {"p.A#a"}, "not_flaky"),
+                                            shard_scan("old", "1/1", "completed", "t1", {"p.A#a"}, "flaky")})
                     .value();
-  REQUIRE(merged["group"]["shards"].size() == 1);
-  CHECK(merged["group"]["shards"][0]["scan"] == "new");
+  CHECK(merged["group"]["shards"].size() == 2);
   REQUIRE(merged["verdicts"].size() == 1);
   CHECK(merged["verdicts"][0]["scan"] == "new");
   CHECK(merged["group"]["complete"] == true);
+  // A scan still running makes the group incomplete; its (absent) verdicts take nothing away.
+  auto live = history::merge_group("g1", {shard_scan("old", "1/1", "completed", "t1", {"p.A#a"}, "flaky"),
+                                          shard_scan("live", "1/1", "running", "t3", {})})
+                  .value();
+  CHECK(live["group"]["complete"] == false);
+  CHECK(live["verdicts"].size() == 1);
+}
+
+TEST_CASE("one shard holds the scans of several modules, and all their verdicts are merged", "[groups]") {
+  auto app = shard_scan("app", "1/1", "completed", "t1", {"p.App#a"});
+  auto lib = shard_scan("lib", "1/1", "completed", "t2", {"p.Lib#b"}, "flaky");
+  app.scan.request = R"({"tests":"p.App"})";
+  lib.scan.request = R"({"tests":"p.Lib"})";
+  auto merged = history::merge_group("g1", {app, lib}).value();
+  CHECK(merged["verdicts"].size() == 2);
+  CHECK(merged["group"]["complete"] == true);
+  // An interrupted module scan is superseded only by a later completed scan of the same request.
+  auto cut = shard_scan("cut", "1/1", "interrupted", "t0", {});
+  cut.scan.request = app.scan.request;
+  CHECK(history::merge_group("g1", {cut, app, lib}).value()["group"]["complete"] == true);
+  cut.scan.request = R"({"tests":"p.Other"})";
+  CHECK(history::merge_group("g1", {cut, app, lib}).value()["group"]["complete"] == false);
 }
 
 TEST_CASE("shards of different splits in one group are a conflict, and no group is not found", "[groups]") {

@@ -42,6 +42,8 @@ public class FlakeScanExtension {
     private final Property<Integer> shuffleSeeds;
     private final Property<String> shuffleMode;
     private final Property<Integer> shuffleRounds;
+    private final Property<String> shard;
+    private final Property<String> group;
     private final Property<String> tests;
     private final Property<Boolean> annotated;
     private final Property<Boolean> suspects;
@@ -73,6 +75,8 @@ public class FlakeScanExtension {
         shuffleSeeds = integer(objects, 0);
         shuffleMode = string(objects, "");
         shuffleRounds = integer(objects, 0);
+        shard = string(objects, "");
+        group = string(objects, "");
         tests = string(objects, "");
         annotated = bool(objects, true);
         suspects = bool(objects, true);
@@ -163,6 +167,12 @@ public class FlakeScanExtension {
 
     /** Technique suite: shuffled rounds (a seed each, on the shuffling JDK) after the order rounds, up to 100; 0: none (the CLI's default). Default 0. */
     public Property<Integer> getShuffleRounds() { return shuffleRounds; }
+
+    /** This CI matrix job's share of a sharded scan, "I/N" (empty: the whole selection). Needs group. */
+    public Property<String> getShard() { return shard; }
+
+    /** The name every shard of one sharded scan shares, e.g. the CI run id; `flakescan verdicts --group` merges them. */
+    public Property<String> getGroup() { return group; }
 
     /** Explicit test ids, comma-separated ("pkg.Class#method" or "pkg.Class"), scanned besides the annotated tests and suspects; given on the command line (-Pflakescan.tests) they are scanned alone unless -Pflakescan.annotated/suspects say otherwise. Default none. */
     public Property<String> getTests() { return tests; }

@@ -26,6 +26,8 @@ public final class ScanCommand {
         if (s.shuffleSeeds != null) scan.addAll(Arrays.asList("--shuffle-seeds", s.shuffleSeeds.toString()));
         if (!s.shuffleMode.isEmpty()) scan.addAll(Arrays.asList("--shuffle-mode", s.shuffleMode));
         if (s.shuffleRounds != null) scan.addAll(Arrays.asList("--shuffle-rounds", s.shuffleRounds.toString()));
+        if (!s.shard.isEmpty()) scan.addAll(Arrays.asList("--shard", s.shard));
+        if (!s.group.isEmpty()) scan.addAll(Arrays.asList("--group", s.group));
         if (s.runTimeoutSeconds != null) scan.addAll(Arrays.asList("--timeout-seconds", s.runTimeoutSeconds.toString()));
         if (s.maxRuns != null) scan.addAll(Arrays.asList("--max-runs", s.maxRuns.toString()));
         if (s.maxSeconds != null) scan.addAll(Arrays.asList("--max-seconds", s.maxSeconds.toString()));

@@ -47,6 +47,8 @@ public final class ScanSettings {
     public final Integer shuffleSeeds;
     public final String shuffleMode;
     public final Integer shuffleRounds;
+    public final String shard;
+    public final String group;
     public final List<String> tests;
     public final boolean annotated;
     public final boolean suspects;
@@ -80,6 +82,10 @@ public final class ScanSettings {
         String mode = text("shuffleMode", ext.getShuffleMode());
         shuffleMode = mode.isEmpty() ? "" : oneOf("shuffleMode", mode, SHUFFLE_MODES);
         shuffleRounds = optionalInteger("shuffleRounds", ext.getShuffleRounds(), 0, 100);
+        shard = shard(text("shard", ext.getShard()));
+        group = group(text("group", ext.getGroup()));
+        if (!shard.isEmpty() && group.isEmpty())
+            throw invalid("shard", shard, "a group too (flakeScan.group or -Pflakescan.group, e.g. the CI run id)");
         tests = testIds(text("tests", ext.getTests()));
         // -Pflakescan.tests on the command line means "these tests": the other selections then
         // apply only when the command line asks for them too.
@@ -138,6 +144,27 @@ public final class ScanSettings {
     }
 
     /** 0 or empty: not set. */
+    /** "" or I/N with 1 <= I <= N <= 1000, as the daemon accepts. */
+    private String shard(String v) {
+        if (v.isEmpty()) return v;
+        String[] parts = v.split("/", -1);
+        try {
+            if (parts.length == 2) {
+                int i = Integer.parseInt(parts[0]), n = Integer.parseInt(parts[1]);
+                if (i >= 1 && i <= n && n <= 1000) return i + "/" + n;
+            }
+        } catch (NumberFormatException e) {
+            // reported below
+        }
+        throw invalid("shard", v, "I/N with 1 <= I <= N <= 1000, e.g. 2/4");
+    }
+
+    /** "" or 1-128 characters of A-Z a-z 0-9 . _ : - */
+    private String group(String v) {
+        if (v.isEmpty() || v.matches("[A-Za-z0-9._:-]{1,128}")) return v;
+        throw invalid("group", v, "1-128 characters of A-Z a-z 0-9 . _ : -");
+    }
+
     private Integer optionalInteger(String name, Property<Integer> property, int min, int max) {
         String v = text(name, property);
         return v.isEmpty() || v.equals("0") ? null : integer(name, property, min, max);
