@@ -16,14 +16,31 @@ using namespace std::chrono_literals;
 
 namespace {
 
-bool answers(HttpClient& client) {
-  auto r = client.request("GET", "/v1/health", {}, 3s);
-  return r && r->status == 200;
-}
-
 std::string token_from_env() {
   const char* t = std::getenv("FLAKESCAN_TOKEN");
   return t ? t : "";
+}
+
+enum class Probe { answers, refuses_token, silent };
+
+Probe probe(HttpClient& client) {
+  auto r = client.request("GET", "/v1/health", {}, 3s);
+  if (!r) return Probe::silent;
+  if (r->status == 200) return Probe::answers;
+  if (r->status == 401 || r->status == 403) return Probe::refuses_token;
+  return Probe::silent;
+}
+
+bool answers(HttpClient& client) { return probe(client) == Probe::answers; }
+
+// A daemon that wants a token this command did not give, or another one: said as such, since
+// "no daemon answers" would send the user looking for a daemon that is running.
+util::Error token_error(const Url& url) {
+  bool given = !token_from_env().empty();
+  return util::Error{util::Errc::invalid_argument,
+                     "the flakescan daemon at " + url.str() +
+                         (given ? " refused the token in FLAKESCAN_TOKEN: it is not the daemon's --token"
+                                : " needs a token: set FLAKESCAN_TOKEN to the daemon's --token")};
 }
 
 }  // namespace
@@ -37,7 +54,9 @@ util::Result<std::unique_ptr<DaemonConnection>> DaemonConnection::open(const std
   auto url = Url::parse(named ? url_text : default_daemon_url);
   if (!url) return std::unexpected(url.error());
   HttpClient client(*url, token_from_env());
-  if (answers(client)) return std::unique_ptr<DaemonConnection>(new DaemonConnection(client));
+  auto first = probe(client);
+  if (first == Probe::answers) return std::unique_ptr<DaemonConnection>(new DaemonConnection(client));
+  if (first == Probe::refuses_token) return std::unexpected(token_error(*url));
   if (named) return util::fail(util::Errc::disconnected, "no flakescan daemon answers at " + url->str());
 
   auto daemon = find_sibling("flakescand");

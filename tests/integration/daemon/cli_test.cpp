@@ -82,6 +82,33 @@ TEST_CASE("the CLI says clearly when it cannot run", "[integration][cli]") {
   CHECK_THAT(empty.out, Catch::Contains("could_not_run") && Catch::Contains("class not found on the classpath"));
 }
 
+TEST_CASE("a daemon with a token: every command says when the token is missing or wrong, and works with it", "[integration][cli][token]") {
+  testing::DaemonProcess daemon(testing::fresh_dir("cli-token"), {"--token", "s3cret"});
+  auto group_dir = testing::fresh_dir("cli-token-out");
+  const std::vector<std::vector<std::string>> commands = {
+      {"scan", "--daemon", daemon.url(), "--classpath", testing::jvm_basic_classpath(), "--tests", "demo.basic.MathTest#adds",
+       "--runs", "1", "--out", (group_dir / "v.json").string()},
+      {"suspects", "--daemon", daemon.url()},
+      {"quarantine", "--daemon", daemon.url()},
+      {"verdicts", "--daemon", daemon.url(), "--group", "g1", "--allow-incomplete"},
+      {"devices", "--daemon", daemon.url()},
+  };
+  for (const auto& args : commands) {
+    INFO(args[0]);
+    auto missing = run_cli(args, {"FLAKESCAN_TOKEN="});
+    CHECK(missing.code == 1);
+    CHECK_THAT(missing.err, Catch::Contains("needs a token: set FLAKESCAN_TOKEN to the daemon's --token"));
+    auto wrong = run_cli(args, {"FLAKESCAN_TOKEN=guess"});
+    CHECK(wrong.code == 1);
+    CHECK_THAT(wrong.err, Catch::Contains("refused the token in FLAKESCAN_TOKEN"));
+  }
+  auto scan = run_cli(commands[0], {"FLAKESCAN_TOKEN=s3cret"});
+  INFO(scan.err);
+  CHECK(scan.code == 0);
+  CHECK_THAT(scan.out, Catch::Contains("1 tests: 0 flaky, 1 not flaky"));
+  CHECK(run_cli(commands[1], {"FLAKESCAN_TOKEN=s3cret"}).code == 0);
+}
+
 TEST_CASE("flakescan devices asks the daemon, or with --adb the adb servers themselves", "[integration][cli][adb]") {
   WARN("fake adb server: no real device was listed");
   test::FakeAdbServer fake;
