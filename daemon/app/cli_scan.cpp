@@ -1,5 +1,6 @@
 // `flakescan scan`: submits a scan to the daemon, shows progress while it runs, prints a
 // summary table and writes verdicts.json.
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <cstdio>
@@ -40,9 +41,11 @@ struct ScanOptions {
   std::string working_dir;  // local: the test JVMs' working directory; empty: this command's current directory
   std::string shuffle_mode;
   std::string shard, group;  // a CI matrix job's share of a sharded scan: "I/N" and the group's name
+  std::string new_since;     // only tests the CI history of this branch never saw
   std::optional<int> shuffle_seeds, shuffle_rounds;
   std::vector<std::string> tests, adb_servers, jvm_args;
   bool clear_state = false;
+  bool from_history = false;  // add the CI history's suspects (GET /v1/suspects) to the tests
   std::optional<int> runs, timeout_seconds, parallel, max_runs, max_seconds, max_orders, max_runs_per_test,
       max_seconds_per_test;
   std::optional<std::uint64_t> seed;
@@ -115,7 +118,7 @@ std::string check(ScanOptions& o) {
     if (!lines) return lines.error().message;
     o.all_tests.insert(o.all_tests.end(), lines->begin(), lines->end());
   }
-  if (o.all_tests.empty()) return "--tests is required";
+  if (o.all_tests.empty() && !o.from_history) return "--tests is required (or --from-history)";
   if (o.backend == "local" && o.classpath.empty()) return "--classpath is required";
   if (o.backend == "adb" && o.test_apk.empty()) return "--test-apk is required with --backend adb";
   return {};
@@ -178,15 +181,49 @@ json request_body(const ScanOptions& o) {
   if (!shuffle.empty()) body["shuffle"] = shuffle;
   if (!o.shard.empty()) body["shard"] = o.shard;
   if (!o.group.empty()) body["group"] = o.group;
+  if (!o.new_since.empty()) body["new_since"] = o.new_since;
   return body;
 }
 
+// --from-history: the tests the daemon's CI history points at (failed and passed on one commit,
+// passed on a rerun, or both outcomes recently), each said with its reasons. nullopt: could not ask.
+std::optional<std::vector<std::string>> history_suspects(HttpClient& client, bool quiet) {
+  auto r = client.request("GET", "/v1/suspects");
+  if (!r || r->status != 200) {
+    std::fprintf(stderr, "flakescan scan: could not read the CI history: %s\n",
+                 r ? problem_detail(*r).c_str() : r.error().message.c_str());
+    return std::nullopt;
+  }
+  json body = json::parse(r->body, nullptr, false);
+  std::vector<std::string> tests;
+  for (const auto& s : body.value("suspects", json::array())) {
+    tests.push_back(s.value("test", ""));
+    if (quiet) continue;
+    std::string reasons;
+    for (const auto& why : s.value("reasons", json::array())) reasons += (reasons.empty() ? "" : ", ") + why.get<std::string>();
+    std::fprintf(stderr, "flakescan: from the CI history: %s (%s)\n", tests.back().c_str(), reasons.c_str());
+  }
+  return tests;
+}
+
 int run_scan(const ScanOptions& o, const CommonOptions& common) {
-  const json body = request_body(o);
+  json body = request_body(o);
   const bool quiet = common.quiet;
   auto conn = open_daemon("scan", common);
   if (!conn) return 1;
   auto& client = conn->client();
+  if (o.from_history) {
+    auto suspects = history_suspects(client, quiet);
+    if (!suspects) return 1;
+    std::string joined = body.value("tests", "");
+    for (const auto& t : *suspects)
+      if (std::find(o.all_tests.begin(), o.all_tests.end(), t) == o.all_tests.end()) joined += (joined.empty() ? "" : ",") + t;
+    if (joined.empty()) {
+      if (!quiet) std::fprintf(stderr, "flakescan: the CI history has no suspect: nothing to scan\n");
+      return 0;
+    }
+    body["tests"] = joined;
+  }
   auto submitted = submit_job(client, "scan", "/v1/scans", body.dump(), "scan");
   if (!submitted) return 1;
   const std::string id = *submitted;
@@ -297,6 +334,13 @@ CommandDef scan_command() {
             cmd.add_option("--shuffle-rounds", o->shuffle_rounds,
                            "suite: whole-suite rounds on the shuffling JDK besides the order rounds (default 0)")
                 ->type_name("N");
+            cmd.add_flag("--from-history", o->from_history,
+                         "also scan the tests the daemon's CI history suspects (flakescan suspects: failed and passed on "
+                         "one commit, passed on a rerun, both outcomes recently), to find out why");
+            cmd.add_option("--new-since", o->new_since,
+                           "scan only the selected tests that the CI history (flakescan import-results --branch) never "
+                           "saw on BRANCH: a pull request's new tests, rerun before they merge")
+                ->type_name("BRANCH");
             cmd.add_option("--shard", o->shard,
                            "run shard I of N: the tests of the classes that fall to it (for a CI matrix; needs --group; "
                            "`flakescan verdicts --group G` merges the shards)")

@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <map>
 #include <random>
+#include <set>
 
 #include "rerun/outcome_tally.hpp"
 #include "core/deciding.hpp"
@@ -179,6 +180,7 @@ void ScanManager::run_scan(const std::shared_ptr<LiveScan>& scan) {
         tests = core::shard_share(tests, *request.shard);
         log->info("scan {}: shard {} of group {}: {} tests", scan->id, request.shard->str(), request.group, tests.size());
       }
+      if (!request.new_since.empty()) tests = new_since(request.new_since, std::move(tests), events, scan->id);
     }
   }
   if (!scan_error.empty()) {
@@ -260,6 +262,30 @@ void ScanManager::run_scan(const std::shared_ptr<LiveScan>& scan) {
   set_state(nothing_ran && !scan_error.empty() ? "failed" : "completed", scan_error);
   log->info("scan {} finished: {} verdicts, {} runs", scan->id, verdicts.size(), scan->runs_done.load());
   events.close();
+}
+
+std::vector<std::string> ScanManager::new_since(const std::string& branch, std::vector<std::string> tests,
+                                               EventLog& events, const std::string& scan_id) {
+  auto known = store_.tests_on_branch(branch);
+  std::string message;
+  if (!known) {
+    message = "could not read the CI history of branch '" + branch + "' (" + known.error().message +
+              "): every selected test counts as new";
+  } else if (known->imports == 0) {
+    message = "no CI results of branch '" + branch + "' in the history (flakescan import-results --branch " + branch +
+              "): every selected test counts as new";
+  } else {
+    std::set<std::string> seen(known->tests.begin(), known->tests.end());
+    std::vector<std::string> fresh;
+    for (auto& t : tests)
+      if (!seen.contains(t)) fresh.push_back(std::move(t));
+    message = std::to_string(fresh.size()) + " of the selected tests are new since branch '" + branch + "' (" +
+              std::to_string(known->imports) + " imports of it): only they are scanned";
+    tests = std::move(fresh);
+  }
+  util::logger("scan")->info("scan {}: {}", scan_id, message);
+  events.append("warning", json{{"message", message}}.dump());
+  return tests;
 }
 
 void ScanManager::save_state(const std::string& id, const std::string& state, const std::string& error) {

@@ -92,6 +92,10 @@ class ScanManager {
     std::string state, error, at;
   };
 
+  // The tests of `tests` that the CI history of `branch` never saw (request.new_since), said as
+  // a `warning` event, with why when every test counts.
+  std::vector<std::string> new_since(const std::string& branch, std::vector<std::string> tests, EventLog& events,
+                                     const std::string& scan_id);
   store::Store& store_;
   ScanManagerConfig config_;
   std::mutex mutex_;

@@ -51,7 +51,7 @@ util::Result<ScanRequest> parse_scan_request(const json& body, const std::vector
   if (!body.is_object()) return util::fail(Errc::invalid_argument, "the request body must be a JSON object");
   static const std::set<std::string> fields{"backend", "classpath", "tests", "techniques", "runs", "isolation", "seed", "strategy",
                                             "timeout_seconds", "budget", "parallelism", "jvm_args", "working_dir",
-                                            "sources", "adb", "shuffle", "shard", "group"};
+                                            "sources", "adb", "shuffle", "shard", "group", "new_since"};
   for (const auto& [key, value] : body.items())
     if (!fields.contains(key)) return util::fail(Errc::invalid_argument, "unknown field '" + key + "'");
 
@@ -137,6 +137,12 @@ util::Result<ScanRequest> parse_scan_request(const json& body, const std::vector
     auto group = core::check_group(body["group"].get<std::string>());
     if (!group) return std::unexpected(group.error());
     r.group = *group;
+  }
+  if (body.contains("new_since")) {
+    const auto& v = body["new_since"];
+    if (!v.is_string() || v.get<std::string>().empty() || v.get<std::string>().size() > 255)
+      return std::unexpected(bad("new_since", "must be a branch name (1-255 characters)"));
+    r.new_since = v.get<std::string>();
   }
   if (r.shard && r.group.empty())
     return util::fail(Errc::invalid_argument, "a sharded scan needs a 'group' naming all its shards (e.g. the CI run id)");
@@ -233,6 +239,7 @@ nlohmann::json ScanRequest::to_json() const {
   if (parallelism > 0) j["parallelism"] = parallelism;
   if (shard) j["shard"] = shard->str();
   if (!group.empty()) j["group"] = group;
+  if (!new_since.empty()) j["new_since"] = new_since;
   if (!working_dir.empty()) j["working_dir"] = working_dir;
   if (!sources.empty()) j["sources"] = sources;
   if (!adb.is_null()) j["adb"] = adb;

@@ -37,6 +37,7 @@ struct ScanRequest {
   int shuffle_rounds = 0;          // suite: rounds on the shuffling JDK
   std::optional<core::Shard> shard; // run only this shard's share of the tests (core/shard.hpp)
   std::string group;               // the group of a sharded scan (required with shard)
+  std::string new_since;           // scan only tests with no CI result on this branch (new in a pull request)
 
   nlohmann::json to_json() const;
 };

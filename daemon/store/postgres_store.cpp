@@ -370,6 +370,20 @@ util::Result<CiImportRecord> PostgresStore::import_ci_results(const CiImportReco
   return out;
 }
 
+util::Result<Store::BranchTests> PostgresStore::tests_on_branch(const std::string& branch) {
+  std::lock_guard lock(mutex_);
+  BranchTests out;
+  auto count = db_->exec("SELECT COUNT(*) FROM ci_imports WHERE branch = $1", PgParams().add(branch));
+  if (!count) return std::unexpected(failed(count.error(), "counting a branch's imports"));
+  out.imports = int(count->integer(0, 0));
+  auto s = db_->exec(
+      "SELECT DISTINCT r.test FROM ci_results r JOIN ci_imports i ON i.id = r.import_id WHERE i.branch = $1 "
+      "ORDER BY r.test COLLATE \"C\"", PgParams().add(branch));
+  if (!s) return std::unexpected(failed(s.error(), "listing a branch's tests"));
+  for (int i = 0; i < s->size(); ++i) out.tests.push_back(s->text(i, 0));
+  return out;
+}
+
 util::Result<int> PostgresStore::ci_import_count() {
   std::lock_guard lock(mutex_);
   auto s = db_->exec("SELECT COUNT(*) FROM ci_imports");

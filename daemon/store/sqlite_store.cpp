@@ -412,6 +412,23 @@ util::Result<CiImportRecord> SqliteStore::import_ci_results(const CiImportRecord
   return out;
 }
 
+util::Result<Store::BranchTests> SqliteStore::tests_on_branch(const std::string& branch) {
+  std::lock_guard lock(mutex_);
+  BranchTests out;
+  Statement count(db_, "SELECT COUNT(*) FROM ci_imports WHERE branch = ?");
+  count.bind(branch);
+  if (count.step() != SQLITE_ROW) return std::unexpected(sql_error(db_, "counting a branch's imports"));
+  out.imports = int(count.integer(0));
+  Statement s(db_,
+              "SELECT DISTINCT r.test FROM ci_results r JOIN ci_imports i ON i.id = r.import_id WHERE i.branch = ? "
+              "ORDER BY r.test");
+  s.bind(branch);
+  int rc;
+  while ((rc = s.step()) == SQLITE_ROW) out.tests.push_back(s.text(0));
+  if (rc != SQLITE_DONE) return std::unexpected(sql_error(db_, "listing a branch's tests"));
+  return out;
+}
+
 util::Result<int> SqliteStore::ci_import_count() {
   std::lock_guard lock(mutex_);
   Statement s(db_, "SELECT COUNT(*) FROM ci_imports");

@@ -35,6 +35,7 @@ class SqliteStore final : public Store {
   util::Result<CiImportRecord> import_ci_results(const CiImportRecord& import,
                                                  const std::vector<CiResultRow>& results) override;
   util::Result<int> ci_import_count() override;
+  util::Result<BranchTests> tests_on_branch(const std::string& branch) override;
   util::Result<std::vector<CiSuspect>> ci_suspects(int window, int max_evidence) override;
   util::Result<std::vector<QuarantineRow>> quarantine() override;
 

@@ -143,6 +143,13 @@ class Store {
   virtual util::Result<CiImportRecord> import_ci_results(const CiImportRecord& import,
                                                          const std::vector<CiResultRow>& results) = 0;
   virtual util::Result<int> ci_import_count() = 0;
+  // The tests with an imported result on `branch` (any outcome), and how many imports of the
+  // branch there are: what a pull request's base branch already knows.
+  struct BranchTests {
+    int imports = 0;
+    std::vector<std::string> tests;  // sorted
+  };
+  virtual util::Result<BranchTests> tests_on_branch(const std::string& branch) = 0;
   // Suspects from CI history: same commit with both outcomes, passed on rerun, or both
   // outcomes within the last `window` imports. Sorted by test id; `max_evidence` caps each
   // suspect's evidence list.

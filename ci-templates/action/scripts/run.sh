@@ -20,6 +20,7 @@ args=(--continue "-Pflakescan.githubAnnotations=false" "-Pflakescan.failOn=never
 [ -n "${INPUT_MAX_SECONDS:-}" ] && args+=("-Pflakescan.maxSeconds=$INPUT_MAX_SECONDS")
 [ -n "${INPUT_SHARD:-}" ] && args+=("-Pflakescan.shard=$INPUT_SHARD")
 [ -n "${INPUT_GROUP:-}" ] && args+=("-Pflakescan.group=$INPUT_GROUP")
+[ -n "${INPUT_NEW_SINCE:-}" ] && args+=("-Pflakescan.newSince=$INPUT_NEW_SINCE")
 if [ "${INPUT_APPLY_PLUGIN:-true}" = "true" ]; then
   args+=(--init-script "${ACTION_PATH:?}/flakescan.init.gradle")
 fi

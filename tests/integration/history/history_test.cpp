@@ -7,6 +7,7 @@
 #include <fstream>
 
 #include "store/store.hpp"
+#include "support/daemon/cli_process.hpp"
 #include "support/daemon/daemon_process.hpp"
 
 using namespace flakescan;
@@ -164,4 +165,59 @@ TEST_CASE("CI reports in, suspects and quarantine out, over real HTTP", "[integr
   CHECK(refused.code == 1);
   CHECK_THAT(refused.err, Catch::Contains("HTTP 400") && Catch::Contains("<project>"));
   CHECK(cli({"import-results", "--daemon", daemon.url()}).code == 2);
+}
+
+TEST_CASE("flakescan scan --from-history scans the tests CI saw pass and fail on one commit", "[integration][history][cli]") {
+  testing::DaemonProcess daemon(testing::fresh_dir("history-from"));
+  auto report = [](const std::string& outcome) {
+    std::string body = outcome == "fail" ? "<failure message=\"expected 4\">AssertionError</failure>" : "";
+    return "<testsuite name=\"demo.basic.MathTest\" tests=\"1\"><testcase classname=\"demo.basic.MathTest\" "
+           "name=\"adds\" time=\"0.01\">" + body + "</testcase></testsuite>";
+  };
+  auto out = testing::fresh_dir("history-from-out") / "v.json";
+  std::vector<std::string> args{"scan", "--daemon", daemon.url(), "--classpath", testing::jvm_basic_classpath(),
+                                "--from-history", "--runs", "2", "--out", out.string()};
+  // No history yet: nothing to scan, said as such.
+  auto nothing = testing::run_cli(args);
+  INFO(nothing.err);
+  CHECK(nothing.code == 0);
+  CHECK_THAT(nothing.err, Catch::Contains("the CI history has no suspect: nothing to scan"));
+  // Two CI runs of one commit: passed in one, failed in the other (flaky across builds).
+  CHECK(post_xml(daemon, "/v1/results?source=ci-1&commit=abc", report("pass")).status == 201);
+  CHECK(post_xml(daemon, "/v1/results?source=ci-2&commit=abc", report("fail")).status == 201);
+  auto r = testing::run_cli(args);
+  INFO(r.err);
+  CHECK(r.code == 0);
+  CHECK_THAT(r.err, Catch::Contains("from the CI history: demo.basic.MathTest#adds (same_commit"));
+  std::ifstream in(out);
+  json file = json::parse(in);
+  REQUIRE(file["verdicts"].size() == 1);
+  CHECK(file["verdicts"][0]["test"] == "demo.basic.MathTest#adds");
+  // Said plainly on the command line as well.
+  CHECK(testing::run_cli({"scan", "--classpath", "x"}).err.find("--tests is required (or --from-history)") != std::string::npos);
+}
+
+TEST_CASE("flakescan scan --new-since scans only the tests the base branch's CI history never saw", "[integration][history][cli]") {
+  testing::DaemonProcess daemon(testing::fresh_dir("history-new"));
+  auto out = testing::fresh_dir("history-new-out") / "v.json";
+  std::vector<std::string> args{"scan", "--daemon", daemon.url(), "--classpath", testing::jvm_basic_classpath(),
+                                "--tests", "demo.basic.MathTest", "--new-since", "main", "--runs", "1", "--out", out.string()};
+  // No history of main: every test is new, and the scan says so.
+  auto all = testing::run_cli(args);
+  INFO(all.err);
+  CHECK(all.code == 0);
+  CHECK_THAT(all.err, Catch::Contains("no CI results of branch 'main' in the history"));
+  std::size_t every = json::parse(std::ifstream(out))["verdicts"].size();
+  REQUIRE(every >= 2);
+  // main's CI ran MathTest#adds (on another branch, another test): only the others are new.
+  CHECK(post_xml(daemon, "/v1/results?source=ci-9&branch=main",
+                 "<testsuite name=\"demo.basic.MathTest\"><testcase classname=\"demo.basic.MathTest\" name=\"adds\"/>"
+                 "</testsuite>").status == 201);
+  auto fresh = testing::run_cli(args);
+  INFO(fresh.err);
+  CHECK(fresh.code == 0);
+  CHECK_THAT(fresh.err, Catch::Contains(std::to_string(every - 1) + " of the selected tests are new since branch 'main'"));
+  json file = json::parse(std::ifstream(out));
+  CHECK(file["verdicts"].size() == every - 1);
+  for (const auto& v : file["verdicts"]) CHECK(v["test"] != "demo.basic.MathTest#adds");
 }

@@ -171,4 +171,10 @@ TEST_CASE("shard and group: a CI matrix job's share, read and written back", "[s
   CHECK(with({{"shard", "5/4"}, {"group", "g"}}).error().code == util::Errc::invalid_argument);
   CHECK(with({{"shard", 2}, {"group", "g"}}).error().message.find("shard") != std::string::npos);
   CHECK(with({{"shard", "1/2"}, {"group", "a b"}}).error().code == util::Errc::invalid_argument);
+  auto since = with({{"new_since", "release/2.x"}});
+  REQUIRE(since);
+  CHECK(since->new_since == "release/2.x");
+  CHECK(since->to_json()["new_since"] == "release/2.x");
+  CHECK(with({{"new_since", ""}}).error().message.find("new_since") != std::string::npos);
+  CHECK(with({{"new_since", 3}}).error().code == util::Errc::invalid_argument);
 }

@@ -44,6 +44,7 @@ public class FlakeScanExtension {
     private final Property<Integer> shuffleRounds;
     private final Property<String> shard;
     private final Property<String> group;
+    private final Property<String> newSince;
     private final Property<String> tests;
     private final Property<Boolean> annotated;
     private final Property<Boolean> suspects;
@@ -77,6 +78,7 @@ public class FlakeScanExtension {
         shuffleRounds = integer(objects, 0);
         shard = string(objects, "");
         group = string(objects, "");
+        newSince = string(objects, "");
         tests = string(objects, "");
         annotated = bool(objects, true);
         suspects = bool(objects, true);
@@ -173,6 +175,9 @@ public class FlakeScanExtension {
 
     /** The name every shard of one sharded scan shares, e.g. the CI run id; `flakescan verdicts --group` merges them. */
     public Property<String> getGroup() { return group; }
+
+    /** Scan only the selected tests the CI history never saw on this branch (a pull request's base branch): its new tests. Default empty (all). */
+    public Property<String> getNewSince() { return newSince; }
 
     /** Explicit test ids, comma-separated ("pkg.Class#method" or "pkg.Class"), scanned besides the annotated tests and suspects; given on the command line (-Pflakescan.tests) they are scanned alone unless -Pflakescan.annotated/suspects say otherwise. Default none. */
     public Property<String> getTests() { return tests; }

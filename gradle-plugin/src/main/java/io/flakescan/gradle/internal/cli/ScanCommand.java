@@ -28,6 +28,7 @@ public final class ScanCommand {
         if (s.shuffleRounds != null) scan.addAll(Arrays.asList("--shuffle-rounds", s.shuffleRounds.toString()));
         if (!s.shard.isEmpty()) scan.addAll(Arrays.asList("--shard", s.shard));
         if (!s.group.isEmpty()) scan.addAll(Arrays.asList("--group", s.group));
+        if (!s.newSince.isEmpty()) scan.addAll(Arrays.asList("--new-since", s.newSince));
         if (s.runTimeoutSeconds != null) scan.addAll(Arrays.asList("--timeout-seconds", s.runTimeoutSeconds.toString()));
         if (s.maxRuns != null) scan.addAll(Arrays.asList("--max-runs", s.maxRuns.toString()));
         if (s.maxSeconds != null) scan.addAll(Arrays.asList("--max-seconds", s.maxSeconds.toString()));

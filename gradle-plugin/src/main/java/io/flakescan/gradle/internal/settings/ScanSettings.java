@@ -49,6 +49,7 @@ public final class ScanSettings {
     public final Integer shuffleRounds;
     public final String shard;
     public final String group;
+    public final String newSince;
     public final List<String> tests;
     public final boolean annotated;
     public final boolean suspects;
@@ -84,6 +85,8 @@ public final class ScanSettings {
         shuffleRounds = optionalInteger("shuffleRounds", ext.getShuffleRounds(), 0, 100);
         shard = shard(text("shard", ext.getShard()));
         group = group(text("group", ext.getGroup()));
+        newSince = text("newSince", ext.getNewSince());
+        if (newSince.length() > 255) throw invalid("newSince", newSince, "a branch name of at most 255 characters");
         if (!shard.isEmpty() && group.isEmpty())
             throw invalid("shard", shard, "a group too (flakeScan.group or -Pflakescan.group, e.g. the CI run id)");
         tests = testIds(text("tests", ext.getTests()));
