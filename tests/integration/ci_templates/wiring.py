@@ -110,7 +110,7 @@ check(args is not None and all(w in args for w in want),
 by_name = {}
 for name in sorted(os.listdir(os.path.join(templates, "workflows"))):
     wf = load(os.path.join(templates, "workflows", name))
-    for job in wf.get("jobs", {}).values():
+    for job_name, job in wf.get("jobs", {}).items():
         for step in job.get("steps", []):
             if not ACTION_USE.match(str(step.get("uses", ""))):
                 continue
@@ -118,7 +118,7 @@ for name in sorted(os.listdir(os.path.join(templates, "workflows"))):
             check(keys <= set(inputs), "%s: step '%s' passes only declared inputs (undeclared: %s)"
                   % (name, step.get("name", "?"), sorted(keys - set(inputs))))
             if str((step.get("with") or {}).get("scan", "true")) != "false":
-                by_name.setdefault(name, []).append(step)
+                by_name.setdefault(name if job_name != "new-tests" else name + ":new-tests", []).append(step)
 
 nightly = by_name.get("flakescan-nightly.yml", [])
 if check(len(nightly) == 1, "the nightly workflow has one scanning use of the action"):
@@ -144,6 +144,13 @@ check(shards == [1, 2, 3, 4] and len(merge_steps) == 1
       and (merge_steps[0].get("with") or {}).get("verdicts-directory") == "flakescan-shards",
       "the nightly scans 4 shards and one merge job publishes the shards' verdicts (matrix %s, merge steps %d)"
       % (shards, len(merge_steps)))
+
+new_tests = by_name.get("flakescan-pull-request.yml:new-tests", [])
+if check(len(new_tests) == 1, "the pull-request workflow's new-tests job scans once"):
+    args = gradle_args(new_tests[0].get("with") or {})
+    check(args is not None and "-Pflakescan.newSince=com.example.ChangedTest" in args and "-Pflakescan.runs=10" in args
+          and "-Pflakescan.techniques=rerun" in args,
+          "the new-tests job reruns the tests new since the base branch 10 times (got %s)" % args)
 
 pull = by_name.get("flakescan-pull-request.yml", [])
 if check(len(pull) == 1, "the pull-request workflow has one scanning use of the action"):
