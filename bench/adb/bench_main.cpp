@@ -10,7 +10,7 @@
 #include <fstream>
 #include <thread>
 
-#include "backend/adb/executor.hpp"
+#include "backend/adb/adb_executor.hpp"
 #include "backend/adb/instrumentation_output.hpp"
 #include "support/fake_adb/apk_builder.hpp"
 #include "support/fake_adb/fake_adb_server.hpp"
@@ -58,7 +58,7 @@ int main(int argc, char** argv) {
   std::ofstream(dir + "/app.apk", std::ios::binary) << test::build_apk("com.example.app");
   std::ofstream(dir + "/test.apk", std::ios::binary) << test::build_apk("com.example.app.test");
   backend::adb::AdbBackendConfig config;
-  config.servers = {*adb::ServerAddress::parse(fake.address())};
+  config.servers = {*adb_protocol::ServerAddress::parse(fake.address())};
   config.app_apk = dir + "/app.apk";
   config.test_apk = dir + "/test.apk";
   auto exec = backend::adb::make_adb_executor(config);

@@ -17,7 +17,7 @@
 #include "event_order/explore.hpp"
 #include "integration/event_order/local_run_log.hpp"
 #include "rerun/rerun.hpp"
-#include "looper_trace/tracer.hpp"
+#include "looper_trace/statement_tracer.hpp"
 #include "support/classpath_file.hpp"
 
 namespace fs = std::filesystem;
@@ -88,11 +88,11 @@ int main(int argc, char** argv) {
     fs::create_directories(argv[6]);
     for (const auto& t : expectations["tests"]) {
       std::string test = t["id"];
-      looper_trace::Trace tr;
+      looper_trace::StatementTrace tr;
       core::RunSpec spec;
       spec.tests = {test};
       spec.technique = "trace";
-      auto run = log.run_debugged(spec, [&](core::Vm& vm) { return looper_trace::trace_test(vm, test, {}, tr); });
+      auto run = log.run_debugged(spec, [&](core::Vm& vm) { return looper_trace::trace_statements(vm, test, {}, tr); });
       if (!run) {
         std::fprintf(stderr, "%s: %s\n", test.c_str(), run.error().message.c_str());
         continue;

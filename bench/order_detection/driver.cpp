@@ -12,7 +12,7 @@
 
 #include "backend/local_jvm/local_jvm_executor.hpp"
 #include "order/orders.hpp"
-#include "order/techniques.hpp"
+#include "order/order_and_nio.hpp"
 #include "support/order/executor_run_log.hpp"
 
 using namespace flakescan;

@@ -4,7 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "api/problem.hpp"
-#include "scan/techniques.hpp"
+#include "scan/technique_table.hpp"
 
 namespace flakescan::api {
 

@@ -14,7 +14,8 @@ CommandDef replay_command();
 CommandDef report_command();
 CommandDef tarpits_command();
 CommandDef devices_command();
-CommandDef explore_ui_command();
+CommandDef crawl_ui_command();
+CommandDef explore_ui_alias_command();  // the old name of crawl-ui (issue 30)
 CommandDef import_results_command();
 CommandDef suspects_command();
 CommandDef quarantine_command();

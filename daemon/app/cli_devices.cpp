@@ -7,7 +7,7 @@
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
-#include "adb/client.hpp"
+#include "adb_protocol/server_client.hpp"
 #include "app/cli_commands.hpp"
 
 namespace flakescan::app {
@@ -18,7 +18,7 @@ using nlohmann::json;
 
 struct DevicesOptions {
   std::vector<std::string> adb;
-  std::vector<adb::ServerAddress> servers;  // parsed by check()
+  std::vector<adb_protocol::ServerAddress> servers;  // parsed by check()
 };
 
 void print_table(const json& devices) {
@@ -34,15 +34,15 @@ int from_adb(const DevicesOptions& o, const CommonOptions& common) {
   int status = 0;
   json list = json::array();
   for (const auto& server : o.servers) {
-    adb::Client client(server);
-    auto devices = client.devices(adb::after(std::chrono::milliseconds(5000)));
+    adb_protocol::Client client(server);
+    auto devices = client.devices(adb_protocol::after(std::chrono::milliseconds(5000)));
     if (!devices) {
       std::fprintf(stderr, "flakescan devices: %s: %s\n", server.str().c_str(), util::describe(devices.error()).c_str());
       status = 1;
       continue;
     }
     for (const auto& d : *devices) {
-      std::string state = d.state_text.empty() ? std::string(adb::device_state_name(d.state)) : d.state_text;
+      std::string state = d.state_text.empty() ? std::string(adb_protocol::device_state_name(d.state)) : d.state_text;
       list.push_back({{"server", server.str()}, {"serial", d.serial}, {"state", state}, {"model", d.model},
                       {"product", d.product}, {"busy", false}, {"runs", 0}});
     }
@@ -99,7 +99,7 @@ CommandDef devices_command() {
             return Command{.check = [o](const CommonOptions&) -> std::string {
                              o->servers.clear();
                              for (const auto& text : o->adb) {
-                               auto address = adb::ServerAddress::parse(text);
+                               auto address = adb_protocol::ServerAddress::parse(text);
                                if (!address) return "--adb " + text + ": " + address.error().message;
                                o->servers.push_back(*address);
                              }

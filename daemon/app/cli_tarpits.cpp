@@ -11,7 +11,7 @@
 #include "app/cli_commands.hpp"
 #include "tarpit/analysis.hpp"
 #include "tarpit/load.hpp"
-#include "tarpit/report.hpp"
+#include "tarpit/tarpit_report.hpp"
 #include "util/error.hpp"
 
 namespace flakescan::app {

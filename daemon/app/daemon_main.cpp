@@ -14,7 +14,7 @@
 #include <CLI/CLI.hpp>
 
 #include "api/dashboard_routes.hpp"
-#include "api/exploration_routes.hpp"
+#include "api/crawl_routes.hpp"
 #include "api/history_routes.hpp"
 #include "api/router.hpp"
 #include "api/server.hpp"
@@ -24,10 +24,10 @@
 #include "backend/adb/config_json.hpp"
 #include "backend/local_jvm/local_jvm_executor.hpp"
 #include "backend/local_jvm/local_tools.hpp"
-#include "ui_exploration/exploration_manager.hpp"
+#include "ui_crawl/crawl_manager.hpp"
 #include "scan/scan_manager.hpp"
 #include "store/store.hpp"
-#include "tarpit/api.hpp"
+#include "tarpit/archive_analysis.hpp"
 #include "util/log.hpp"
 #include "util/version.hpp"
 
@@ -259,8 +259,8 @@ int main(int argc, char** argv) {
     if (!options) return std::unexpected(options.error());
     return tarpit::analyze_trace_archive(request.body, *options);
   }});
-  ui_exploration::ExplorationManager explorations({.data_dir = options.data_dir, .default_servers = adb_servers});
-  for (auto& route : api::exploration_routes(explorations)) extra_routes.push_back(std::move(route));
+  ui_crawl::CrawlManager explorations({.data_dir = options.data_dir, .default_servers = adb_servers});
+  for (auto& route : api::crawl_routes(explorations)) extra_routes.push_back(std::move(route));
   for (auto& route : api::history_routes(**store)) extra_routes.push_back(std::move(route));
   for (auto& route : api::dashboard_routes(scans, **store)) extra_routes.push_back(std::move(route));
   api::Router router(scans, std::move(extra_routes));

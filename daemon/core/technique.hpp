@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "core/executor.hpp"
+#include "core/test_executor.hpp"
 #include "core/run.hpp"
 #include "core/tools.hpp"
 #include "core/verdict.hpp"

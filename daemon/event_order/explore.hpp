@@ -36,12 +36,12 @@
 #include "event_order/message_scheduler.hpp"
 #include "event_order/scheduler.hpp"
 #include "looper_trace/message_tracer.hpp"
-#include "looper_trace/tracer.hpp"
+#include "looper_trace/statement_tracer.hpp"
 
 namespace flakescan::event_order {
 
 struct ExploreOptions {
-  looper_trace::TraceOptions trace;
+  looper_trace::StatementTraceOptions trace;
   ScheduleOptions schedule;
   looper_trace::MessageTraceOptions message_trace;
   MessageScheduleOptions message_schedule;

@@ -31,9 +31,9 @@ util::Result<StrategyResult> explore_flakescanner(Exploration& x) {
     out.summary = "flakescanner: no budget left";
     return out;
   }
-  looper_trace::Trace trace;
-  auto traced = traced_run(x, "trace " + test, trace, [&](core::Vm& vm, looper_trace::Trace& t) {
-    return looper_trace::trace_test(vm, test, x.options.trace, t);
+  looper_trace::StatementTrace trace;
+  auto traced = traced_run(x, "trace " + test, trace, [&](core::Vm& vm, looper_trace::StatementTrace& t) {
+    return looper_trace::trace_statements(vm, test, x.options.trace, t);
   });
   if (!traced) return std::unexpected(traced.error());
   if (!core::is_observation(trace.outcome)) {

@@ -4,7 +4,7 @@
 
 namespace flakescan::event_order {
 
-ScheduleSpace schedule_space(const looper_trace::Trace& trace, size_t event, std::optional<int> upper_line) {
+ScheduleSpace schedule_space(const looper_trace::StatementTrace& trace, size_t event, std::optional<int> upper_line) {
   ScheduleSpace space;
   space.lower_line = trace.events.at(event).identity.statement_line;
   space.upper_line = upper_line;
@@ -49,7 +49,7 @@ std::optional<size_t> next_position(const std::vector<PositionOutcome>& outcomes
   return std::nullopt;
 }
 
-std::optional<RaceFinding> racing_statement(const looper_trace::Trace& trace, const ScheduleSpace& space,
+std::optional<RaceFinding> racing_statement(const looper_trace::StatementTrace& trace, const ScheduleSpace& space,
                                             const std::vector<PositionOutcome>& outcomes) {
   int lower = -1;
   int failing = decided(outcomes, &lower);

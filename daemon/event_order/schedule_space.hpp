@@ -14,7 +14,7 @@
 #include <optional>
 #include <vector>
 
-#include "looper_trace/trace.hpp"
+#include "looper_trace/statement_trace.hpp"
 
 namespace flakescan::event_order {
 
@@ -26,7 +26,7 @@ struct ScheduleSpace {
   std::vector<int> positions;         // lines (or end_of_test), top down
 };
 
-ScheduleSpace schedule_space(const looper_trace::Trace& trace, size_t event, std::optional<int> upper_line);
+ScheduleSpace schedule_space(const looper_trace::StatementTrace& trace, size_t event, std::optional<int> upper_line);
 
 enum class PositionOutcome { untried, pass, fail, unrealised };
 
@@ -39,7 +39,7 @@ struct RaceFinding {
   int racing_line = -1;
 };
 // The racing statement, once the outcomes decide it.
-std::optional<RaceFinding> racing_statement(const looper_trace::Trace& trace, const ScheduleSpace& space,
+std::optional<RaceFinding> racing_statement(const looper_trace::StatementTrace& trace, const ScheduleSpace& space,
                                             const std::vector<PositionOutcome>& outcomes);
 
 }  // namespace flakescan::event_order

@@ -24,7 +24,7 @@
 //     Errc::disconnected; queued event sets are still handed out, then event waiters fail
 //     with Errc::disconnected too. Nothing is retried.
 //   * Wire trace: with `trace_path` set, every packet in both directions is appended in
-//     the format of trace.hpp (the format the codec tests read).
+//     the format of wire_log.hpp (the format the codec tests read).
 #include <atomic>
 #include <chrono>
 #include <cstdint>

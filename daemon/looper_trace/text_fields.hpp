@@ -1,5 +1,5 @@
 #pragma once
-// What the two recorded-trace text formats (trace.hpp, message_trace.hpp) share to read
+// What the two recorded-trace text formats (statement_trace.hpp, message_trace.hpp) share to read
 // their tab-separated records: splitting into records and whole-field numbers.
 #include <charconv>
 #include <optional>

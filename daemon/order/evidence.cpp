@@ -4,7 +4,7 @@
 
 namespace flakescan::order {
 
-core::RunCounts count_runs(const Runner& runner, const std::string& test) {
+core::RunCounts count_runs(const BudgetedRuns& runner, const std::string& test) {
   core::RunCounts c;
   for (size_t r = 0; r < runner.history().size(); ++r) {
     if (runner.adopted(r)) continue;
@@ -22,7 +22,7 @@ core::RunCounts count_runs(const Runner& runner, const std::string& test) {
   return c;
 }
 
-std::vector<core::FailureGroup> failure_groups(const Runner& runner, const std::string& test) {
+std::vector<core::FailureGroup> failure_groups(const BudgetedRuns& runner, const std::string& test) {
   std::vector<core::FailureGroup> groups;
   std::map<std::string, size_t> index;
   for (size_t n = 0; n < runner.history().size(); ++n) {
@@ -43,7 +43,7 @@ namespace {
 
 // What the last result of `test` with this outcome said: the skip reason, or how its JVM
 // ended ("test did not finish: it called System.exit at ...").
-std::string last_problem(const Runner& runner, const std::string& test, core::Outcome outcome) {
+std::string last_problem(const BudgetedRuns& runner, const std::string& test, core::Outcome outcome) {
   std::string out;
   for (const auto& run : runner.history())
     for (size_t i = 0; i < run.spec.tests.size() && i < run.report.results.size(); ++i) {
@@ -57,7 +57,7 @@ std::string last_problem(const Runner& runner, const std::string& test, core::Ou
 
 }  // namespace
 
-core::Verdict plain_verdict(const Runner& runner, const std::string& test, const std::string& technique) {
+core::Verdict plain_verdict(const BudgetedRuns& runner, const std::string& test, const std::string& technique) {
   core::Verdict v;
   v.test = test;
   v.technique = technique;

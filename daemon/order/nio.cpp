@@ -5,8 +5,8 @@
 
 #include "order/evidence.hpp"
 #include "order/orders.hpp"
-#include "order/runner.hpp"
-#include "order/techniques.hpp"
+#include "order/budgeted_runs.hpp"
+#include "order/order_and_nio.hpp"
 #include "util/log.hpp"
 
 namespace flakescan::order {
@@ -40,7 +40,7 @@ struct Pair {
 };
 
 // Each test's first two executions in each run, in the order of their first execution.
-std::vector<std::pair<std::string, Pair>> pairs_in(const Runner& runner, const std::vector<size_t>& runs) {
+std::vector<std::pair<std::string, Pair>> pairs_in(const BudgetedRuns& runner, const std::vector<size_t>& runs) {
   std::vector<std::pair<std::string, Pair>> out;
   for (size_t r : runs) {
     const auto& run = runner.at(r);
@@ -89,7 +89,7 @@ std::optional<NioMode> parse_nio_mode(std::string_view name) {
 }
 
 util::Result<std::vector<core::Verdict>> detect_nio(const core::TechniqueInput& input, core::RunLog& log, NioMode mode) {
-  Runner runner(log, input.budget, "nio");
+  BudgetedRuns runner(log, input.budget, "nio");
   auto tests = unique_in_order(input.tests);
   std::vector<core::Verdict> out;
   if (tests.empty()) return out;
@@ -140,7 +140,7 @@ util::Result<std::vector<core::Verdict>> detect_nio(const core::TechniqueInput& 
   // execution and fails the second; a timing test whose failure once fell on a second
   // execution does not pass that check.
   // One hit per test: a run cut short by an exiting test runs again with the tests before it
-  // (Runner), so a test before it can show pass-then-fail in both.
+  // (BudgetedRuns), so a test before it can show pass-then-fail in both.
   std::vector<std::pair<std::string, Pair>> hits;
   std::set<std::string> hit;
   for (auto& p : pairs_in(runner, scan_runs))

@@ -10,7 +10,7 @@
 #include "classfile/classpath.hpp"
 #include "core/deciding.hpp"
 #include "order/ddmin.hpp"
-#include "order/techniques.hpp"
+#include "order/order_and_nio.hpp"
 #include "repair/cleaner_calls.hpp"
 #include "repair/java_names.hpp"
 #include "repair/source_patch.hpp"

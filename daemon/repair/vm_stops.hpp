@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "core/executor.hpp"
+#include "core/test_executor.hpp"
 #include "core/vm.hpp"
 
 namespace flakescan::repair {

@@ -10,7 +10,7 @@
 #include "rerun/outcome_tally.hpp"
 #include "core/deciding.hpp"
 #include "scan/scan_run_log.hpp"
-#include "scan/techniques.hpp"
+#include "scan/technique_table.hpp"
 #include "scan/verdict_json.hpp"
 #include "util/log.hpp"
 #include "util/timestamp.hpp"

@@ -30,7 +30,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "core/executor.hpp"
+#include "core/test_executor.hpp"
 #include "core/tools.hpp"
 #include "scan/event_log.hpp"
 #include "scan/scan_request.hpp"

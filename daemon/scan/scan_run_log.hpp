@@ -5,7 +5,7 @@
 #include <chrono>
 #include <string>
 
-#include "core/executor.hpp"
+#include "core/test_executor.hpp"
 #include "core/technique.hpp"
 #include "scan/event_log.hpp"
 #include "store/store.hpp"

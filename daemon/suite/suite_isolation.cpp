@@ -4,7 +4,7 @@
 #include <optional>
 #include <string>
 
-#include "order/techniques.hpp"
+#include "order/order_and_nio.hpp"
 #include "rerun/rerun.hpp"
 #include "suite/suite_plan.hpp"
 

@@ -19,7 +19,7 @@
 #include <nlohmann/json.hpp>
 
 #include "backend/adb/device_registry.hpp"
-#include "backend/adb/executor.hpp"
+#include "backend/adb/adb_executor.hpp"
 
 namespace flakescan::backend::adb {
 

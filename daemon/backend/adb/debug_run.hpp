@@ -15,7 +15,7 @@
 #include <memory>
 #include <thread>
 
-#include "backend/adb/executor.hpp"
+#include "backend/adb/adb_executor.hpp"
 #include "core/vm.hpp"
 
 namespace flakescan::backend::adb {

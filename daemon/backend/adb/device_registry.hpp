@@ -21,13 +21,13 @@
 #include <thread>
 #include <vector>
 
-#include "adb/client.hpp"
-#include "adb/host_protocol.hpp"
+#include "adb_protocol/server_client.hpp"
+#include "adb_protocol/host_protocol.hpp"
 #include "util/error.hpp"
 
 namespace flakescan::backend::adb {
 
-namespace wire = flakescan::adb;
+namespace wire = flakescan::adb_protocol;
 
 // What GET /v1/devices and `flakescan devices` show: plain data.
 struct DeviceInfo {

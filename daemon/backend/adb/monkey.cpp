@@ -76,7 +76,7 @@ bool screen_matches(std::string_view dump, const std::string& activity, const Ta
   return true;
 }
 
-util::Result<ExplorationResult> run_monkey_exploration(const flakescan::adb::Client& client, const std::string& serial,
+util::Result<CrawlResult> run_monkey_crawl(const flakescan::adb_protocol::Client& client, const std::string& serial,
                                                        const MonkeyOptions& options, const core::CancelFlag& cancel) {
   if (auto r = check_package(options.package); !r) return std::unexpected(r.error());
   if (options.out_dir.empty()) return fail(Errc::invalid_argument, "exploration needs an output folder");
@@ -87,14 +87,14 @@ util::Result<ExplorationResult> run_monkey_exploration(const flakescan::adb::Cli
   std::ofstream actions(options.out_dir + "/actions.jsonl", std::ios::trunc);
   if (!actions) return fail(Errc::io, "cannot write " + options.out_dir + "/actions.jsonl");
 
-  ExplorationResult result;
+  CrawlResult result;
   result.trace_dir = options.out_dir;
-  auto end = flakescan::adb::Clock::now() + options.budget;
-  auto step_deadline = [&] { return std::min(end + Ms(30000), flakescan::adb::after(Ms(60000))); };
+  auto end = flakescan::adb_protocol::Clock::now() + options.budget;
+  auto step_deadline = [&] { return std::min(end + Ms(30000), flakescan::adb_protocol::after(Ms(60000))); };
   auto sh = [&](const std::string& cmd) { return client.shell(serial, cmd, step_deadline(), &cancel); };
 
   if (auto r = sh(launch); !r) return std::unexpected(r.error());
-  for (int step = 0; !cancel && flakescan::adb::Clock::now() < end && (options.max_steps == 0 || step < options.max_steps); ++step) {
+  for (int step = 0; !cancel && flakescan::adb_protocol::Clock::now() < end && (options.max_steps == 0 || step < options.max_steps); ++step) {
     // Record the screen the next action acts on.
     auto dump = sh(std::string("uiautomator dump ") + dump_path + " >/dev/null && cat " + dump_path);
     if (!dump) return std::unexpected(dump.error());

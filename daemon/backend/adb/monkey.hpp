@@ -15,8 +15,8 @@
 #include <string>
 #include <vector>
 
-#include "adb/client.hpp"
-#include "core/executor.hpp"
+#include "adb_protocol/server_client.hpp"
+#include "core/test_executor.hpp"
 #include "util/error.hpp"
 
 namespace flakescan::backend::adb {
@@ -28,7 +28,7 @@ struct TarpitScreen {
   std::vector<std::string> resource_ids;
 };
 
-struct ExplorationResult {
+struct CrawlResult {
   int steps = 0;
   int screens = 0;       // dumps recorded
   int restarts = 0;      // guided restarts
@@ -48,10 +48,10 @@ struct MonkeyOptions {
   std::vector<TarpitScreen> restart_at;  // guided run when not empty
   std::string out_dir;                 // trace folder to write
   // Called after every step with the counts so far (progress for the API); may be empty.
-  std::function<void(const ExplorationResult&)> on_step;
+  std::function<void(const CrawlResult&)> on_step;
 };
 
-util::Result<ExplorationResult> run_monkey_exploration(const flakescan::adb::Client& client, const std::string& serial,
+util::Result<CrawlResult> run_monkey_crawl(const flakescan::adb_protocol::Client& client, const std::string& serial,
                                                        const MonkeyOptions& options, const core::CancelFlag& cancel);
 
 // Pure helpers (tested on recorded command outputs).

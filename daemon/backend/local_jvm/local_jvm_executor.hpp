@@ -14,7 +14,7 @@
 
 #include "backend/local_jvm/cds_archive.hpp"
 #include "backend/local_jvm/shuffling_jdk.hpp"
-#include "core/executor.hpp"
+#include "core/test_executor.hpp"
 #include "util/process.hpp"
 
 namespace flakescan::backend {

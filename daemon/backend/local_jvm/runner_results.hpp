@@ -22,7 +22,7 @@
 #include <string_view>
 #include <vector>
 
-#include "core/executor.hpp"
+#include "core/test_executor.hpp"
 #include "core/run.hpp"
 #include "util/error.hpp"
 

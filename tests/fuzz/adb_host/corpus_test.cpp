@@ -6,6 +6,6 @@
 
 TEST_CASE("the adb host-protocol fuzz corpus replays without a property violation", "[adb][fuzz]") {
   int files = flakescan::fuzz::replay_corpus(FLAKESCAN_SOURCE_DIR "/tests/fixtures/adb/host_corpus",
-                                             flakescan::adb::fuzz::fuzz_one, 1);
+                                             flakescan::adb_protocol::fuzz::fuzz_one, 1);
   CHECK(files >= 8);
 }

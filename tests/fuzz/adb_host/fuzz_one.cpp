@@ -2,9 +2,9 @@
 
 #include <string_view>
 
-#include "adb/host_protocol.hpp"
+#include "adb_protocol/host_protocol.hpp"
 
-namespace flakescan::adb::fuzz {
+namespace flakescan::adb_protocol::fuzz {
 
 namespace {
 
@@ -78,4 +78,4 @@ bool fuzz_one(const std::uint8_t* data, std::size_t size) {
   return check_payload(std::string_view(bytes.data(), bytes.size()));
 }
 
-}  // namespace flakescan::adb::fuzz
+}  // namespace flakescan::adb_protocol::fuzz

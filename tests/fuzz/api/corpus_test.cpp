@@ -3,7 +3,7 @@
 #include "fuzz/corpus_replay.hpp"
 
 #include "fuzz_one.hpp"
-#include "scan/techniques.hpp"
+#include "scan/technique_table.hpp"
 
 TEST_CASE("the API body fuzz corpus replays without a property violation", "[api][fuzz]") {
   int files = flakescan::fuzz::replay_corpus(FLAKESCAN_SOURCE_DIR "/tests/fixtures/api/corpus",

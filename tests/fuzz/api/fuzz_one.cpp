@@ -3,7 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "scan/scan_request.hpp"
-#include "ui_exploration/exploration_request.hpp"
+#include "ui_crawl/crawl_request.hpp"
 
 namespace flakescan::api::fuzz {
 
@@ -28,7 +28,7 @@ bool scan_body(const json& body) {
 
 bool exploration_body(const json& body) {
   static const std::vector<backend::adb::wire::ServerAddress> servers{*backend::adb::wire::ServerAddress::parse("127.0.0.1:5037")};
-  auto request = ui_exploration::parse_exploration_request(body, servers);
+  auto request = ui_crawl::parse_crawl_request(body, servers);
   if (!request) return refused_properly(request.error());
   json normal = request->to_json();
   // The normal form is what is stored (null for what was not given, restart_at and guided_by
@@ -36,7 +36,7 @@ bool exploration_body(const json& body) {
   json body_again = json::object();
   for (const auto& [key, value] : normal.items())
     if (!value.is_null() && !(key == "restart_at" && value.empty())) body_again[key] = value;
-  auto again = ui_exploration::parse_exploration_request(body_again, servers);
+  auto again = ui_crawl::parse_crawl_request(body_again, servers);
   return again && again->to_json() == normal;
 }
 

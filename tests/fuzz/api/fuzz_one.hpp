@@ -1,7 +1,7 @@
 #pragma once
 // One fuzz input through the body parsers of the API's JSON routes: POST /v1/scans and POST
 // /v1/scans/{id}/replays (scan/scan_request.hpp) and POST /v1/explorations
-// (ui_exploration/exploration_request.hpp),
+// (ui_crawl/crawl_request.hpp),
 // exactly as the routes call them (nlohmann's non-throwing parse, then validation). The other
 // bodies have targets of their own: POST /v1/results (junit_import), POST /v1/ui-traces
 // (ui_trace_import). Shared by the libFuzzer target and the corpus replay test; returns false

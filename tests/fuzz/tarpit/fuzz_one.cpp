@@ -3,7 +3,7 @@
 #include <string>
 #include <string_view>
 
-#include "tarpit/api.hpp"
+#include "tarpit/archive_analysis.hpp"
 #include "tarpit/load.hpp"
 
 namespace flakescan::tarpit::fuzz {

@@ -1,7 +1,7 @@
 #pragma once
 // One fuzz input through the UI trace importers (tarpit/load.hpp: TOLLER JSON screens,
 // flakescan's actions.jsonl + UI Automator XML, tar archives) and POST /v1/ui-traces'
-// entry (tarpit/api.hpp); shared by the libFuzzer target and the corpus replay test.
+// entry (tarpit/archive_analysis.hpp); shared by the libFuzzer target and the corpus replay test.
 // Returns false when a property breaks.
 #include <cstddef>
 #include <cstdint>

@@ -11,7 +11,7 @@
 
 #include "layouts_fixture.hpp"
 #include "scan/scan_manager.hpp"
-#include "scan/techniques.hpp"
+#include "scan/technique_table.hpp"
 #include "store/store.hpp"
 
 using namespace flakescan;

@@ -6,7 +6,7 @@
 
 #include "jvm_order_fixture.hpp"
 #include "order/orders.hpp"
-#include "order/techniques.hpp"
+#include "order/order_and_nio.hpp"
 #include "support/order/executor_run_log.hpp"
 
 using namespace flakescan;

@@ -7,7 +7,7 @@
 
 #include "jvm_order_fixture.hpp"
 #include "scan/scan_manager.hpp"
-#include "scan/techniques.hpp"
+#include "scan/technique_table.hpp"
 #include "store/store.hpp"
 
 using namespace flakescan;

@@ -13,7 +13,7 @@
 #include "backend/local_jvm/local_tools.hpp"
 #include "core/deciding.hpp"
 #include "integration/event_order/local_run_log.hpp"
-#include "order/techniques.hpp"
+#include "order/order_and_nio.hpp"
 #include "repair/repair.hpp"
 
 namespace fs = std::filesystem;

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "core/executor.hpp"
+#include "core/test_executor.hpp"
 
 namespace flakescan::testing {
 

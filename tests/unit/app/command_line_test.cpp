@@ -10,7 +10,7 @@
 #include <sstream>
 
 #include "app/cli_commands.hpp"
-#include "scan/techniques.hpp"
+#include "scan/technique_table.hpp"
 
 using namespace flakescan::app;
 
@@ -47,7 +47,8 @@ std::map<std::string, Args> valid_arguments() {
       {"report", {"--verdicts", "v.json", "--out-dir", "out"}},
       {"tarpits", {"traces"}},
       {"devices", {}},
-      {"explore-ui", {"--package", "com.example.app"}},
+      {"crawl-ui", {"--package", "com.example.app"}},
+      {"explore-ui", {"--package", "com.example.app"}},  // crawl-ui's old name (issue 30)
       {"import-results", {fixture("junit/surefire-reruns.xml"), "--source", "ci-1"}},
       {"suspects", {}},
       {"quarantine", {}},
@@ -216,7 +217,7 @@ TEST_CASE("the option names scripts, docs and the Gradle plugin use are all stil
        "--keep-ms", "3550000", "--pad-to-ms", "3540000"},
       {"tarpits", "--vet-compatible", "toller-run", "runs/a"},
       {"devices", "--adb", "10.0.0.5:5037", "--adb", "farm.example:5037", "--json"},
-      {"explore-ui", "--package", "com.example.app", "--apk", "a.apk", "--serial", "emulator-5554", "--adb-server",
+      {"crawl-ui", "--package", "com.example.app", "--apk", "a.apk", "--serial", "emulator-5554", "--adb-server",
        "127.0.0.1:5037", "--budget", "600", "--max-steps", "4", "--seed", "3", "--throttle-ms", "100", "--events-per-step",
        "20", "--guided-by", "e3f09a1c27b4d", "--vet-compatible", "--t-min-ms", "1", "--max-groups-per-minute", "1000000000",
        "--partition-window-ms", "1000", "--json", "--out", "e.json", "--quiet"},
@@ -261,6 +262,7 @@ TEST_CASE("usage errors found after CLI11 read the line are worded and coded lik
        "flakescan report: expected a class name such as com.acme.Flaky, got 'com.acme.'"},
       {{"tarpits"}, "flakescan tarpits: name at least one trace folder"},
       {{"devices", "--adb", "host:notaport"}, "flakescan devices: --adb host:notaport"},
+      {{"crawl-ui"}, "flakescan crawl-ui: --package is required"},
       {{"explore-ui"}, "flakescan explore-ui: --package is required"},
       {{"import-results", "--source", "s"}, "flakescan import-results: name at least one report FILE or DIR"},
       {{"import-results", "/nonexistent.xml", "--source", "s"},

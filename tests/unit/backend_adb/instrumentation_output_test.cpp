@@ -3,7 +3,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "backend/adb/executor.hpp"
+#include "backend/adb/adb_executor.hpp"
 #include "backend/adb/instrumentation_output.hpp"
 
 using namespace flakescan::backend::adb;

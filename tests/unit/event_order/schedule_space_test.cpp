@@ -19,7 +19,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-looper_trace::Trace load_trace(const std::string& test) {
+looper_trace::StatementTrace load_trace(const std::string& test) {
   std::string file = test.substr(test.rfind('.') + 1);
   file[file.find('#')] = '.';
   std::ifstream in(fs::path(FLAKESCAN_SOURCE_DIR) / "tests/fixtures/event_order" / (file + ".trace"));

@@ -1,6 +1,6 @@
 #include <catch2/catch.hpp>
 
-#include "order/techniques.hpp"
+#include "order/order_and_nio.hpp"
 #include "support/order/fake_suite.hpp"
 #include "unit/order/verdict_checks.hpp"
 

@@ -5,7 +5,7 @@
 
 #include "support/tarpit/generator.hpp"
 #include "tarpit/analysis.hpp"
-#include "tarpit/report.hpp"
+#include "tarpit/tarpit_report.hpp"
 
 using namespace flakescan::tarpit;
 using testing::GeneratorConfig;

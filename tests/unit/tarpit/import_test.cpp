@@ -4,7 +4,7 @@
 
 #include "tarpit/abstraction.hpp"
 #include "tarpit/load.hpp"
-#include "tarpit/report.hpp"
+#include "tarpit/tarpit_report.hpp"
 #include "tarpit/tar.hpp"
 
 using namespace flakescan::tarpit;

@@ -20,7 +20,7 @@ import org.gradle.api.provider.Property;
  * name the setting, where its value came from and what is expected.
  */
 public final class ScanSettings {
-    // The daemon's technique table (daemon/scan/techniques.cpp, GET /v1/health), in the order a
+    // The daemon's technique table (daemon/scan/technique_table.cpp, GET /v1/health), in the order a
     // scan runs them; the functional test compares the two.
     public static final List<String> TECHNIQUES = Arrays.asList("rerun", "suite", "order", "nio", "nio-isolated-class",
             "nio-isolated-method", "shuffle", "explore", "repair", "noise");

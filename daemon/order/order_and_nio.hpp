@@ -1,0 +1,62 @@
+#pragma once
+// Entry points of the techniques `order` and `nio` (docs/order.md and docs/repair.md).
+//
+// order: run the original order, the reverse order, orders that cover consecutive test
+// pairs (pair_cover.hpp: same-package pairs first) and, once every pair is covered, seeded
+// random orders (classes shuffled, then methods within classes), one JVM each; every
+// verdict's details give the pair coverage reached (pair_coverage, related_pair_coverage:
+// "covered/total"); a test whose outcome changes is a
+// candidate; rerun its failing order (twice) to tell order-dependent (same outcome every
+// time) from non-order-dependent flakiness; run each order-dependent candidate alone:
+// passes alone -> victim, fails alone -> brittle; delta-debug the tests before it in the
+// failing (victim) or passing (brittle) order down to the minimal polluters or
+// state-setters; for victims, look for cleaners among the other tests by group testing.
+//
+// nio: run every test twice in a row in one JVM (entire-suite by default), then confirm
+// each hit in a JVM of its own (t, t). A NIO test passes the first time and fails the
+// second.
+//
+// Both return one verdict per test they ran. A flaky verdict always carries a reproducer
+// (the exact test list of one JVM) that failed and a passing order that passed, both
+// observed; tests flagged by these techniques that never failed in their reproducer are not
+// called flaky.
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/technique.hpp"
+
+namespace flakescan::order {
+
+struct OrderOptions {
+  int confirm_reruns = 2;     // reruns of a failing order; all must fail for order-dependence
+  bool find_cleaners = true;  // search cleaners for each victim
+  int max_cleaners = 3;       // stop after this many cleaners per victim
+  // Not empty: only these tests are candidates (technique `suite` hands over one suspect and
+  // the order it failed in; other tests of that order whose outcome changed are not its
+  // business here).
+  std::vector<std::string> only;
+  // Not empty: runs already made that found the candidates (technique `suite`: the suspect
+  // alone, and the order it failed or passed in). The detection orders are not run; the
+  // candidates come from these runs (BudgetedRuns::adopt).
+  std::vector<core::RecordedRun> observed;
+};
+
+util::Result<std::vector<core::Verdict>> detect_order_dependent(const core::TechniqueInput& input, core::RunLog& log,
+                                                                const OrderOptions& options = {});
+
+enum class NioMode { isolated_method, isolated_class, entire_suite };
+
+std::string_view nio_mode_name(NioMode mode);
+std::optional<NioMode> parse_nio_mode(std::string_view name);  // "isolated-method", ...
+
+// In modes other than isolated-method, every hit is confirmed in isolated-method mode.
+util::Result<std::vector<core::Verdict>> detect_nio(const core::TechniqueInput& input, core::RunLog& log,
+                                                    NioMode mode = NioMode::entire_suite);
+
+// For the scan layer's technique table.
+core::TechniqueFn order_technique(OrderOptions options = {});
+core::TechniqueFn nio_technique(NioMode mode = NioMode::entire_suite);
+
+}  // namespace flakescan::order
