@@ -1,6 +1,8 @@
 #include "store/sqlite_store.hpp"
 
+#include <chrono>
 #include <nlohmann/json.hpp>
+#include <thread>
 #include <sqlite3.h>
 
 #include "store/migrations.hpp"
@@ -84,8 +86,12 @@ util::Result<std::unique_ptr<SqliteStore>> SqliteStore::open(const std::filesyst
   sqlite3_busy_timeout(db, 5000);
   std::unique_ptr<SqliteStore> store(new SqliteStore(db, path));
   // WAL with synchronous=NORMAL: a committed transaction survives a crash or kill of the
-  // process (only a power loss could lose the last ones).
-  for (const char* pragma : {"PRAGMA journal_mode=WAL", "PRAGMA synchronous=NORMAL", "PRAGMA foreign_keys=ON"}) {
+  // process (only a power loss could lose the last ones). Switching a new file to WAL reads,
+  // then takes the file for itself; when two daemons open one new file at once, SQLite refuses
+  // one of them at once (SQLITE_BUSY without waiting, since both waiting would deadlock), and
+  // that one asks again once the other has switched.
+  if (auto r = store->exec_when_free("PRAGMA journal_mode=WAL"); !r) return std::unexpected(r.error());
+  for (const char* pragma : {"PRAGMA synchronous=NORMAL", "PRAGMA foreign_keys=ON"}) {
     if (auto r = store->exec(pragma); !r) return std::unexpected(r.error());
   }
   if (auto r = store->migrate(); !r) return std::unexpected(r.error());
@@ -104,10 +110,29 @@ util::Result<bool> SqliteStore::exec(const std::string& sql) {
   return true;
 }
 
+util::Result<bool> SqliteStore::exec_when_free(const std::string& sql) {
+  auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  while (true) {
+    char* err = nullptr;
+    int rc = sqlite3_exec(db_, sql.c_str(), nullptr, nullptr, &err);
+    std::string msg = err ? err : "unknown error";
+    sqlite3_free(err);
+    if (rc == SQLITE_OK) return true;
+    if ((rc & 0xff) != SQLITE_BUSY || std::chrono::steady_clock::now() > deadline) return util::fail(Errc::storage, msg);
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+}
+
 util::Result<bool> SqliteStore::migrate() {
   std::lock_guard lock(mutex_);
-  if (auto r = exec("CREATE TABLE IF NOT EXISTS schema_migrations (name TEXT PRIMARY KEY, applied_at TEXT NOT NULL)"); !r)
+  // In a write transaction: created outside one, the table's check (a read) and its creation
+  // (a write) could meet another daemon's and be refused at once, as the WAL switch can.
+  if (auto r = exec("BEGIN IMMEDIATE"); !r) return r;
+  if (auto r = exec("CREATE TABLE IF NOT EXISTS schema_migrations (name TEXT PRIMARY KEY, applied_at TEXT NOT NULL)"); !r) {
+    exec("ROLLBACK");
     return r;
+  }
+  if (auto r = exec("COMMIT"); !r) return r;
   for (const auto& m : sqlite_migrations()) {
     // Checked inside the write transaction: two daemons opening one new file take turns.
     if (auto r = exec("BEGIN IMMEDIATE"); !r) return r;

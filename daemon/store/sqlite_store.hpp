@@ -45,6 +45,9 @@ class SqliteStore final : public Store {
   SqliteStore(sqlite3* db, std::filesystem::path path) : db_(db), path_(std::move(path)) {}
   util::Result<bool> migrate();
   util::Result<bool> exec(const std::string& sql);
+  // exec, asked again while SQLite answers busy without waiting (a lock upgrade both sides
+  // want), up to a minute.
+  util::Result<bool> exec_when_free(const std::string& sql);
 
   sqlite3* db_;
   std::filesystem::path path_;
