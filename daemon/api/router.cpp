@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "api/problem.hpp"
+#include "scan/scan_json.hpp"
 #include "scan/technique_table.hpp"
 
 namespace flakescan::api {
@@ -35,21 +36,6 @@ Response json_response(int status, const json& body) {
   r.status = status;
   r.body = body.dump();
   return r;
-}
-
-json status_json(const store::ScanRecord& r) {
-  std::string base = "/v1/scans/" + r.id;
-  return json{{"id", r.id},
-              {"state", r.state},
-              {"backend", r.backend},
-              {"techniques", r.techniques},
-              {"seed", r.seed},
-              {"created_at", r.created_at},
-              {"started_at", r.started_at.empty() ? json(nullptr) : json(r.started_at)},
-              {"finished_at", r.finished_at.empty() ? json(nullptr) : json(r.finished_at)},
-              {"error", r.error.empty() ? json(nullptr) : json(r.error)},
-              {"progress", {{"tests", r.tests_total}, {"runs_done", r.runs_done}, {"runs_planned", r.runs_planned}}},
-              {"links", {{"self", base}, {"events", base + "/events"}, {"verdicts", base + "/verdicts"}}}};
 }
 
 util::Result<json> parse_body(const Request& request) {
@@ -124,7 +110,7 @@ Response Router::route(const Request& req) const {
       auto list = scans_.list(100);
       if (!list) return fail(list.error());
       json out = json::array();
-      for (const auto& r : *list) out.push_back(status_json(r));
+      for (const auto& r : *list) out.push_back(scan::scan_status_json(r));
       return json_response(200, {{"scans", out}});
     }
     if (req.method != "POST") return method_not_allowed();
@@ -134,7 +120,7 @@ Response Router::route(const Request& req) const {
     if (!request) return fail(request.error());
     auto record = scans_.submit(*request);
     if (!record) return fail(record.error());
-    Response r = json_response(202, status_json(*record));
+    Response r = json_response(202, scan::scan_status_json(*record));
     r.headers["Location"] = "/v1/scans/" + record->id;
     return r;
   }
@@ -143,11 +129,11 @@ Response Router::route(const Request& req) const {
   if (parts.size() == 3) {
     if (req.method == "GET") {
       auto record = scans_.get(id);
-      return record ? json_response(200, status_json(*record)) : fail(record.error());
+      return record ? json_response(200, scan::scan_status_json(*record)) : fail(record.error());
     }
     if (req.method == "DELETE") {
       auto record = scans_.cancel(id);
-      return record ? json_response(202, status_json(*record)) : fail(record.error());
+      return record ? json_response(202, scan::scan_status_json(*record)) : fail(record.error());
     }
     return method_not_allowed();
   }

@@ -1,7 +1,9 @@
 #pragma once
-// Scan orchestration: takes validated requests, runs them on worker threads (never on the
-// network threads), records every run in the store as it finishes, merges the techniques'
-// verdicts and serves status, events, verdicts, cancellation and replays.
+// The scan layer's facade: the queue and each scan's lifecycle. Takes validated requests, runs
+// them on worker threads (never on the network threads) and serves status, events, verdicts,
+// cancellation and replays. The work of one scan lives beside it, one job per file:
+// scan_techniques.* (which tests, running the techniques), merge_and_decide.* (merging and
+// deciding), scan_states.* (states the store refused), scan_replay.*, scan_json.*.
 //
 // Policy and invariants:
 // - a scan is queued, then running, then completed | failed | cancelled | interrupted;
@@ -10,7 +12,7 @@
 //   so events and verdicts only ever name runs that are stored;
 // - cancel (DELETE) and shutdown set the scan's cancel flag: executors kill their processes,
 //   techniques stop; a scan stopped by shutdown is `interrupted`, by DELETE `cancelled`;
-// - a state change the store cannot take (disk full, read-only file system) is kept here and
+// - a state change the store cannot take (disk full, read-only file system) is kept (ScanStates) and
 //   served instead of the store's stale state (a scan never looks `running` after it ended),
 //   and written as soon as the store takes writes again; a daemon that stops first leaves
 //   the scan to be marked `interrupted` at its next start;
@@ -34,6 +36,7 @@
 #include "core/tools.hpp"
 #include "scan/event_log.hpp"
 #include "scan/scan_request.hpp"
+#include "scan/scan_states.hpp"
 #include "store/store.hpp"
 
 namespace flakescan::scan {
@@ -79,33 +82,18 @@ class ScanManager {
 
  private:
   void worker_loop();
+  // One scan from `running` to its end (the data flow is in docs/design.md).
   void run_scan(const std::shared_ptr<LiveScan>& scan);
   util::Result<std::unique_ptr<core::TestExecutor>> make_executor(const ScanRequest& request, const std::string& id);
-  nlohmann::json scan_json(const store::ScanRecord& record);
-  // Writes a scan's state, or keeps it in `unsaved_` when the store refuses it.
-  void save_state(const std::string& id, const std::string& state, const std::string& error = {});
-  // Retries the states the store refused; then lays what is still unsaved over `record`.
-  void flush_unsaved();
-  void overlay_unsaved(store::ScanRecord& record);
 
-  struct UnsavedState {
-    std::string state, error, at;
-  };
-
-  // The tests of `tests` that the CI history of `branch` never saw (request.new_since), said as
-  // a `warning` event, with why when every test counts.
-  std::vector<std::string> new_since(const std::string& branch, std::vector<std::string> tests, EventLog& events,
-                                     const std::string& scan_id);
   store::Store& store_;
   ScanManagerConfig config_;
+  ScanStates states_;  // states the store refused (scan_states.hpp); its own lock is taken after mutex_
   std::mutex mutex_;
   std::condition_variable wake_;
   std::deque<std::shared_ptr<LiveScan>> queue_;
   std::map<std::string, std::shared_ptr<LiveScan>> live_;
   std::vector<std::thread> workers_;
-  std::map<std::string, UnsavedState> unsaved_;  // states the store refused, by scan id
-  // Held while a state is written (before mutex_): a retried older state never lands after a newer one.
-  std::mutex state_write_mutex_;
   bool stopping_ = false;
 };
 

@@ -47,15 +47,22 @@ util::Result<int> integer(const json& v, const std::string& field, int min, int 
 
 }  // namespace
 
-util::Result<ScanRequest> parse_scan_request(const json& body, const std::vector<std::string>& known_techniques) {
-  if (!body.is_object()) return util::fail(Errc::invalid_argument, "the request body must be a JSON object");
+namespace {
+
+// Each parser below reads one group of fields into `r`; parse_scan_request calls them in a fixed
+// order, so a body with several mistakes is always answered with the same first one.
+
+util::Result<void> check_field_names(const json& body) {
   static const std::set<std::string> fields{"backend", "classpath", "tests", "techniques", "runs", "isolation", "seed", "strategy",
                                             "timeout_seconds", "budget", "parallelism", "jvm_args", "working_dir",
                                             "sources", "adb", "shuffle", "shard", "group", "new_since"};
   for (const auto& [key, value] : body.items())
     if (!fields.contains(key)) return util::fail(Errc::invalid_argument, "unknown field '" + key + "'");
+  return {};
+}
 
-  ScanRequest r;
+// backend, tests, and what the backend needs (classpath or adb).
+util::Result<void> parse_target(const json& body, ScanRequest& r) {
   if (body.contains("backend")) {
     if (!body["backend"].is_string()) return std::unexpected(bad("backend", "must be a string"));
     r.backend = body["backend"];
@@ -72,7 +79,6 @@ util::Result<ScanRequest> parse_scan_request(const json& body, const std::vector
     if (!id) return std::unexpected(bad("tests", id.error().message));
     if (std::find(r.tests.begin(), r.tests.end(), *id) == r.tests.end()) r.tests.push_back(*id);
   }
-
   if (r.backend == "local") {
     if (!body.contains("classpath")) return util::fail(Errc::invalid_argument, "'classpath' is required for the local backend");
     auto cp = string_list(body["classpath"], "classpath", ':');
@@ -84,22 +90,29 @@ util::Result<ScanRequest> parse_scan_request(const json& body, const std::vector
       return util::fail(Errc::invalid_argument, "'adb' settings are required for the adb backend");
     r.adb = body["adb"];
   }
+  return {};
+}
 
-  if (body.contains("techniques")) {
-    auto t = string_list(body["techniques"], "techniques", ',');
-    if (!t) return std::unexpected(t.error());
-    if (t->empty()) return std::unexpected(bad("techniques", "must name at least one technique"));
-    for (const auto& name : *t) {
-      if (std::find(known_techniques.begin(), known_techniques.end(), name) == known_techniques.end()) {
-        std::string known;
-        for (const auto& k : known_techniques) known += (known.empty() ? "" : ", ") + k;
-        return std::unexpected(bad("techniques", "names an unknown technique '" + name + "' (known: " + known + ")"));
-      }
+util::Result<void> parse_techniques(const json& body, const std::vector<std::string>& known_techniques, ScanRequest& r) {
+  if (!body.contains("techniques")) return {};
+  auto t = string_list(body["techniques"], "techniques", ',');
+  if (!t) return std::unexpected(t.error());
+  if (t->empty()) return std::unexpected(bad("techniques", "must name at least one technique"));
+  for (const auto& name : *t) {
+    if (std::find(known_techniques.begin(), known_techniques.end(), name) == known_techniques.end()) {
+      std::string known;
+      for (const auto& k : known_techniques) known += (known.empty() ? "" : ", ") + k;
+      return std::unexpected(bad("techniques", "names an unknown technique '" + name + "' (known: " + known + ")"));
     }
-    r.techniques.clear();
-    for (const auto& name : *t)
-      if (std::find(r.techniques.begin(), r.techniques.end(), name) == r.techniques.end()) r.techniques.push_back(name);
   }
+  r.techniques.clear();
+  for (const auto& name : *t)
+    if (std::find(r.techniques.begin(), r.techniques.end(), name) == r.techniques.end()) r.techniques.push_back(name);
+  return {};
+}
+
+// runs, isolation, seed, strategy, timeout_seconds.
+util::Result<void> parse_run_settings(const json& body, ScanRequest& r) {
   if (body.contains("runs")) {
     auto n = integer(body["runs"], "runs", 1, 10000);
     if (!n) return std::unexpected(n.error());
@@ -126,6 +139,11 @@ util::Result<ScanRequest> parse_scan_request(const json& body, const std::vector
     if (!n) return std::unexpected(n.error());
     r.timeout_seconds = *n;
   }
+  return {};
+}
+
+// shard, group, new_since: which share of the tests this scan runs.
+util::Result<void> parse_selection(const json& body, ScanRequest& r) {
   if (body.contains("shard")) {
     if (!body["shard"].is_string()) return std::unexpected(bad("shard", "must be a string \"I/N\""));
     auto shard = core::parse_shard(body["shard"].get<std::string>());
@@ -147,6 +165,11 @@ util::Result<ScanRequest> parse_scan_request(const json& body, const std::vector
   if (r.shard && r.group.empty())
     return util::fail(Errc::invalid_argument, "a sharded scan needs a 'group' naming all its shards (e.g. the CI run id)");
   if (!r.group.empty() && !r.shard) r.shard = core::Shard{1, 1};
+  return {};
+}
+
+// parallelism, jvm_args, working_dir, sources: how the test processes are started.
+util::Result<void> parse_process_settings(const json& body, ScanRequest& r) {
   if (body.contains("parallelism")) {
     auto n = integer(body["parallelism"], "parallelism", 1, 256);
     if (!n) return std::unexpected(n.error());
@@ -179,43 +202,62 @@ util::Result<ScanRequest> parse_scan_request(const json& body, const std::vector
     }
     r.sources = std::move(*a);
   }
-  if (body.contains("shuffle")) {
-    // technique shuffle: {"seeds": 1..100, "mode": "full" | "one"}; suite: {"rounds": 0..100}
-    const auto& s = body["shuffle"];
-    if (!s.is_object()) return std::unexpected(bad("shuffle", "must be an object"));
-    for (const auto& [key, value] : s.items()) {
-      if (key == "seeds") {
-        auto n = integer(value, "shuffle.seeds", 1, 100);
-        if (!n) return std::unexpected(n.error());
-        r.shuffle_seeds = *n;
-      } else if (key == "rounds") {
-        auto n = integer(value, "shuffle.rounds", 0, 100);
-        if (!n) return std::unexpected(n.error());
-        r.shuffle_rounds = *n;
-      } else if (key == "mode") {
-        if (!value.is_string() || (value != "full" && value != "one"))
-          return std::unexpected(bad("shuffle.mode", "must be \"full\" (a new order for every call) or \"one\" (one per call site)"));
-        r.shuffle_mode = value;
-      } else {
-        return util::fail(Errc::invalid_argument, "unknown field 'shuffle." + key + "'");
-      }
-    }
-  }
-  if (body.contains("budget")) {
-    const auto& b = body["budget"];
-    if (!b.is_object()) return std::unexpected(bad("budget", "must be an object"));
-    for (const auto& [key, value] : b.items()) {
-      int* slot = key == "max_runs" ? &r.budget.max_runs
-                : key == "max_seconds" ? &r.budget.max_seconds
-                : key == "max_orders" ? &r.budget.max_orders
-                : key == "max_runs_per_test" ? &r.budget.max_runs_per_test
-                : key == "max_seconds_per_test" ? &r.budget.max_seconds_per_test : nullptr;
-      if (!slot) return util::fail(Errc::invalid_argument, "unknown field 'budget." + key + "'");
-      auto n = integer(value, "budget." + key, 1, 10000000);
+  return {};
+}
+
+// technique shuffle: {"seeds": 1..100, "mode": "full" | "one"}; suite: {"rounds": 0..100}
+util::Result<void> parse_shuffle(const json& body, ScanRequest& r) {
+  if (!body.contains("shuffle")) return {};
+  const auto& s = body["shuffle"];
+  if (!s.is_object()) return std::unexpected(bad("shuffle", "must be an object"));
+  for (const auto& [key, value] : s.items()) {
+    if (key == "seeds") {
+      auto n = integer(value, "shuffle.seeds", 1, 100);
       if (!n) return std::unexpected(n.error());
-      *slot = *n;
+      r.shuffle_seeds = *n;
+    } else if (key == "rounds") {
+      auto n = integer(value, "shuffle.rounds", 0, 100);
+      if (!n) return std::unexpected(n.error());
+      r.shuffle_rounds = *n;
+    } else if (key == "mode") {
+      if (!value.is_string() || (value != "full" && value != "one"))
+        return std::unexpected(bad("shuffle.mode", "must be \"full\" (a new order for every call) or \"one\" (one per call site)"));
+      r.shuffle_mode = value;
+    } else {
+      return util::fail(Errc::invalid_argument, "unknown field 'shuffle." + key + "'");
     }
   }
+  return {};
+}
+
+util::Result<void> parse_budget(const json& body, ScanRequest& r) {
+  if (!body.contains("budget")) return {};
+  const auto& b = body["budget"];
+  if (!b.is_object()) return std::unexpected(bad("budget", "must be an object"));
+  for (const auto& [key, value] : b.items()) {
+    int* slot = key == "max_runs" ? &r.budget.max_runs
+              : key == "max_seconds" ? &r.budget.max_seconds
+              : key == "max_orders" ? &r.budget.max_orders
+              : key == "max_runs_per_test" ? &r.budget.max_runs_per_test
+              : key == "max_seconds_per_test" ? &r.budget.max_seconds_per_test : nullptr;
+    if (!slot) return util::fail(Errc::invalid_argument, "unknown field 'budget." + key + "'");
+    auto n = integer(value, "budget." + key, 1, 10000000);
+    if (!n) return std::unexpected(n.error());
+    *slot = *n;
+  }
+  return {};
+}
+
+}  // namespace
+
+util::Result<ScanRequest> parse_scan_request(const json& body, const std::vector<std::string>& known_techniques) {
+  if (!body.is_object()) return util::fail(Errc::invalid_argument, "the request body must be a JSON object");
+  if (auto ok = check_field_names(body); !ok) return std::unexpected(ok.error());
+  ScanRequest r;
+  if (auto ok = parse_target(body, r); !ok) return std::unexpected(ok.error());
+  if (auto ok = parse_techniques(body, known_techniques, r); !ok) return std::unexpected(ok.error());
+  for (auto parse : {parse_run_settings, parse_selection, parse_process_settings, parse_shuffle, parse_budget})
+    if (auto ok = parse(body, r); !ok) return std::unexpected(ok.error());
   return r;
 }
 
