@@ -160,6 +160,19 @@ Found found_in_order(const MessageTrace& trace, const OrderRun& o, std::int64_t 
   return found;
 }
 
+// The traced run failed and another order passed: the recorded order itself may be the
+// failing schedule.
+util::Result<std::optional<Found>> found_in_traced_run(Exploration& x, const MessageTrace& trace, std::int64_t traced_run) {
+  if (!core::is_failure(trace.outcome) || !x.passing_run) return std::nullopt;
+  auto c = confirm_observed(x, trace, "the traced run");
+  if (!c) return std::unexpected(c.error());
+  if (!*c) return std::nullopt;
+  Found found = found_in(trace, traced_run, *c, "the order of the traced run");
+  found.details["placements"] = format_placements(placements_around(trace));
+  found.details["order_kind"] = "recorded";
+  return found;
+}
+
 }  // namespace
 
 util::Result<StrategyResult> explore_maxdiff(Exploration& x) {
@@ -228,18 +241,11 @@ util::Result<StrategyResult> explore_maxdiff(Exploration& x) {
     out.found = found_in_order(trace, o, confirming);
     return out;
   }
-  // The traced run failed and another order passed: the recorded order itself may be the
-  // failing schedule.
-  if (core::is_failure(trace.outcome) && x.passing_run) {
-    auto c = confirm_observed(x, trace, "the traced run");
-    if (!c) return std::unexpected(c.error());
-    if (*c) {
-      Found found = found_in(trace, traced->id, *c, "the order of the traced run");
-      found.details["placements"] = format_placements(placements_around(trace));
-      found.details["order_kind"] = "recorded";
-      out.found = std::move(found);
-      return out;
-    }
+  auto recorded = found_in_traced_run(x, trace, traced->id);
+  if (!recorded) return std::unexpected(recorded.error());
+  if (*recorded) {
+    out.found = std::move(**recorded);
+    return out;
   }
   out.summary = "maxdiff: " + std::to_string(async.size()) + " async message(s), " + std::to_string(tried) + " of " +
                 std::to_string(orders.size()) + " order(s) run (" + std::to_string(realised_runs) +
