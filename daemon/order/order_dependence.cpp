@@ -187,6 +187,7 @@ class Minimiser {
     }
     return {};
   }
+
  private:
   // Tests of one polluter mostly share it: when another test of the same role was minimised to a
   // single test that is in this prefix, that one is probed first. If it gives the outcome, it is
@@ -211,6 +212,7 @@ class Minimiser {
     }
     return std::nullopt;
   }
+
   OrderState& s_;
 };
 
@@ -232,6 +234,7 @@ class CleanerFinder {
     }
     return {};
   }
+
  private:
   // Phase 5: cleaners by group testing: polluters, then a group of other tests, then the
   // victim; if the victim passes, the group holds a cleaner, so split it and look deeper.
@@ -331,6 +334,7 @@ class CleanerFinder {
     f.cleaning_class_tried = f.cleaners.size() + (others.empty() ? 0 : 1);
     return {};
   }
+
   OrderState& s_;
 };
 
