@@ -153,20 +153,15 @@ std::optional<int> parse(int argc, char** argv, Options& o) {
   return done;
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
-  util::configure_logging_from_env();
-  Options options;
-  if (auto done = parse(argc, argv, options)) return *done;
-  auto log = util::logger("daemon");
-
+// Fills in what the command line left out: the listen address split, the runner jar, an
+// absolute data folder, the store and the daemon's name. An exit status when it cannot start.
+std::optional<int> complete_options(Options& options, api::ServerConfig& server_config) {
   size_t colon = options.listen.rfind(':');
   if (colon == std::string::npos) {
     std::fprintf(stderr, "flakescand: --listen wants HOST:PORT, got '%s'\n", options.listen.c_str());
     return 2;
   }
-  api::ServerConfig server_config = options.server;
+  server_config = options.server;
   server_config.host = options.listen.substr(0, colon);
   server_config.port = static_cast<unsigned short>(std::atoi(options.listen.c_str() + colon + 1));
   server_config.token = options.token;
@@ -189,23 +184,32 @@ int main(int argc, char** argv) {
     if (const char* env = std::getenv("FLAKESCAN_STORE"); env && *env) options.store = env;
   if (options.store.empty()) options.store = (options.data_dir / "flakescan.db").string();
   if (options.daemon_id.empty()) options.daemon_id = app::default_daemon_id(options.data_dir);
+  return std::nullopt;
+}
 
+// Opens the store and takes over from an earlier run: this daemon's unfinished scans, and
+// those of daemons gone silent, are marked interrupted. Null (the error printed) when it cannot.
+std::unique_ptr<store::Store> open_store(const Options& options) {
+  auto log = util::logger("daemon");
   auto store = store::Store::open(options.store);
   if (!store) {
     std::fprintf(stderr, "flakescand: %s\n", util::describe(store.error()).c_str());
-    return 1;
+    return nullptr;
   }
   // Beat first: a daemon that starts must not look stale to itself.
   if (auto beat = (*store)->heartbeat(options.daemon_id); !beat) {
     std::fprintf(stderr, "flakescand: %s\n", util::describe(beat.error()).c_str());
-    return 1;
+    return nullptr;
   }
   if (auto n = (*store)->interrupt_unfinished(options.daemon_id); n && *n > 0)
     log->warn("{} scans were unfinished when the daemon last stopped; marked interrupted", *n);
   if (auto n = (*store)->interrupt_abandoned(app::Heartbeat::stale_seconds); n && *n > 0)
     log->warn("{} scans of daemons silent for {} s marked interrupted", *n, app::Heartbeat::stale_seconds);
-  app::Heartbeat heartbeat(**store, options.daemon_id);
+  return std::move(*store);
+}
 
+// The backends a scan can run on: JVMs on this machine ("local") and devices over adb.
+scan::ScanManagerConfig scan_config_for(const Options& options) {
   scan::ScanManagerConfig scan_config;
   scan_config.data_dir = options.data_dir;
   scan_config.daemon_id = options.daemon_id;
@@ -233,17 +237,27 @@ int main(int argc, char** argv) {
   scan_config.backends["adb"] = [](const scan::ScanRequest& request, const fs::path& work_dir) {
     return backend::adb::make_adb_executor_from_json(request.adb, work_dir.string());
   };
-  scan::ScanManager scans(**store, std::move(scan_config));
+  return scan_config;
+}
 
+// The --adb-server addresses (default 127.0.0.1:5037); nullopt (the error printed) when one is wrong.
+std::optional<std::vector<backend::adb::wire::ServerAddress>> adb_servers_of(const Options& options) {
   std::vector<backend::adb::wire::ServerAddress> adb_servers;
   for (const auto& text : options.adb_servers.empty() ? std::vector<std::string>{"127.0.0.1:5037"} : options.adb_servers) {
     auto address = backend::adb::wire::ServerAddress::parse(text);
     if (!address) {
       std::fprintf(stderr, "flakescand: --adb-server %s: %s\n", text.c_str(), address.error().message.c_str());
-      return 2;
+      return std::nullopt;
     }
     adb_servers.push_back(*address);
   }
+  return adb_servers;
+}
+
+// The routes the router does not hold itself: devices, UI traces, crawls, history, dashboard.
+std::vector<api::ExtraRoute> extra_routes_for(const std::vector<backend::adb::wire::ServerAddress>& adb_servers,
+                                              ui_crawl::CrawlManager& explorations, store::Store& store,
+                                              scan::ScanManager& scans) {
   std::vector<api::ExtraRoute> extra_routes;
   extra_routes.push_back({"GET", "/v1/devices", 1 << 10, [adb_servers](const api::Request&) -> util::Result<std::string> {
     // The registry tracks devices from its first use on: wait (bounded) for every server's first
@@ -259,11 +273,16 @@ int main(int argc, char** argv) {
     if (!options) return std::unexpected(options.error());
     return tarpit::analyze_trace_archive(request.body, *options);
   }});
-  ui_crawl::CrawlManager explorations({.data_dir = options.data_dir, .default_servers = adb_servers});
   for (auto& route : api::crawl_routes(explorations)) extra_routes.push_back(std::move(route));
-  for (auto& route : api::history_routes(**store)) extra_routes.push_back(std::move(route));
-  for (auto& route : api::dashboard_routes(scans, **store)) extra_routes.push_back(std::move(route));
-  api::Router router(scans, std::move(extra_routes));
+  for (auto& route : api::history_routes(store)) extra_routes.push_back(std::move(route));
+  for (auto& route : api::dashboard_routes(scans, store)) extra_routes.push_back(std::move(route));
+  return extra_routes;
+}
+
+// Serves the API until SIGINT, SIGTERM or --exit-when-idle; the exit status.
+int serve(const Options& options, const api::ServerConfig& server_config, api::Router& router, store::Store& store,
+          scan::ScanManager& scans, ui_crawl::CrawlManager& explorations) {
+  auto log = util::logger("daemon");
   boost::asio::io_context io;
   api::Server server(io, router, server_config);
   auto port = server.start();
@@ -272,7 +291,7 @@ int main(int argc, char** argv) {
     return 1;
   }
   std::printf("flakescand listening on http://%s:%u (store %s)\n", server_config.host.c_str(), unsigned(*port),
-              (*store)->describe().c_str());
+              store.describe().c_str());
   std::fflush(stdout);
   if (!options.port_file.empty()) {
     fs::path tmp = options.port_file.string() + ".tmp";
@@ -306,4 +325,24 @@ int main(int argc, char** argv) {
   server.join_workers();
   log->info("stopped");
   return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  util::configure_logging_from_env();
+  Options options;
+  if (auto done = parse(argc, argv, options)) return *done;
+  api::ServerConfig server_config;
+  if (auto status = complete_options(options, server_config)) return *status;
+
+  auto store = open_store(options);
+  if (!store) return 1;
+  app::Heartbeat heartbeat(*store, options.daemon_id);
+  scan::ScanManager scans(*store, scan_config_for(options));
+  auto adb_servers = adb_servers_of(options);
+  if (!adb_servers) return 2;
+  ui_crawl::CrawlManager explorations({.data_dir = options.data_dir, .default_servers = *adb_servers});
+  api::Router router(scans, extra_routes_for(*adb_servers, explorations, *store, scans));
+  return serve(options, server_config, router, *store, scans, explorations);
 }

@@ -174,6 +174,196 @@ bool ends_flow(std::uint8_t opcode) {
          opcode == op::lookupswitch || (opcode >= op::ireturn && opcode <= op::return_) || opcode == op::athrow;
 }
 
+// Walks a method's instructions once, in order, with the stack and locals model, and notes
+// what summarize() reports: field accesses, calls (with the field their receiver came from)
+// and loaded constants.
+class Summarizer {
+ public:
+  Summarizer(const ClassFile& owner, ByteView code, MethodSummary& out) : owner_(owner), b_(code), out_(out) {}
+
+  util::Result<void> step(const Instruction& ins) {
+    if (auto r = model(ins); !r) return r;
+    if (ends_flow(ins.opcode)) stack_.clear();
+    return {};
+  }
+
+ private:
+  util::Result<void> model(const Instruction& ins);
+  util::Result<void> field_access(const Instruction& ins);
+  util::Result<void> method_call(const Instruction& ins);
+  util::Result<void> load_constant(const Instruction& ins);
+  void other(const Instruction& ins);
+
+  static std::unexpected<util::Error> bad(const Instruction& ins, const std::string& what) {
+    return malformed_at(ins.offset, opcode_name(ins.opcode) + ": " + what);
+  }
+  std::ptrdiff_t& local(std::size_t index) {
+    if (index >= locals_.size()) locals_.resize(index + 1, Stack::none);
+    return locals_[index];
+  }
+
+  const ClassFile& owner_;
+  const ByteView b_;
+  MethodSummary& out_;
+  Stack stack_;
+  std::vector<std::ptrdiff_t> locals_;
+};
+
+util::Result<void> Summarizer::model(const Instruction& ins) {
+  const std::size_t at = ins.offset;
+  const std::uint8_t o = ins.opcode;
+  if (o >= op::getstatic && o <= op::putfield) return field_access(ins);
+  if (o >= op::invokevirtual && o <= op::invokedynamic) return method_call(ins);
+  if (o == op::ldc || o == op::ldc_w || o == op::ldc2_w) return load_constant(ins);
+  if (o == op::dup || (o > op::dup && o < op::swap)) {
+    static constexpr int copy[] = {1, 1, 1, 2, 2, 2};
+    static constexpr int skip[] = {0, 1, 2, 0, 1, 2};
+    stack_.duplicate(copy[o - op::dup], skip[o - op::dup]);
+  } else if (o == op::swap) {
+    stack_.swap();
+  } else if (o == op::aload || (o >= op::aload_0 && o <= op::aload_3)) {
+    std::size_t index = o != op::aload ? o - op::aload_0 : ins.wide ? u2(b_, at + 2) : b_[at + 1];
+    stack_.push(local(index));
+  } else if (o == op::astore || (o >= op::astore_0 && o <= op::astore_3)) {
+    std::size_t index = o != op::astore ? o - op::astore_0 : ins.wide ? u2(b_, at + 2) : b_[at + 1];
+    local(index) = stack_.pop();
+  } else if (o == op::checkcast) {
+    stack_.push(stack_.pop());  // the same reference
+  } else if (o == op::multianewarray) {
+    std::uint8_t dims = b_[at + 3];
+    if (dims == 0) return bad(ins, "zero dimensions");
+    stack_.pop(dims);
+    stack_.push(Stack::none);
+  } else {
+    other(ins);
+  }
+  return {};
+}
+
+util::Result<void> Summarizer::field_access(const Instruction& ins) {
+  const std::uint8_t o = ins.opcode;
+  std::uint16_t index = u2(b_, ins.offset + 1);
+  const Constant* k = owner_.constant(index);
+  if (!k || k->tag != ConstantTag::fieldref) return bad(ins, "constant #" + std::to_string(index) + " is not a Fieldref");
+  auto ref = owner_.member_ref(index);
+  if (!ref) return bad(ins, ref.error().message);
+  auto slots = field_slots(ref->descriptor);
+  if (!slots) return bad(ins, "bad field descriptor \"" + ref->descriptor + "\"");
+  FieldOp fop = o == op::getstatic   ? FieldOp::get_static
+                : o == op::putstatic ? FieldOp::put_static
+                : o == op::getfield  ? FieldOp::get_field
+                                     : FieldOp::put_field;
+  auto tag = static_cast<std::ptrdiff_t>(out_.fields.size());
+  out_.fields.push_back(FieldAccess{ins.offset, fop, std::move(*ref)});
+  switch (fop) {
+    case FieldOp::get_static: stack_.push(tag, *slots); break;
+    case FieldOp::put_static: stack_.pop(*slots); break;
+    case FieldOp::get_field: stack_.pop(); stack_.push(tag, *slots); break;
+    case FieldOp::put_field: stack_.pop(*slots); stack_.pop(); break;
+  }
+  return {};
+}
+
+util::Result<void> Summarizer::method_call(const Instruction& ins) {
+  const std::uint8_t o = ins.opcode;
+  std::uint16_t index = u2(b_, ins.offset + 1);
+  const Constant* k = owner_.constant(index);
+  MethodCall call;
+  call.offset = ins.offset;
+  if (o == op::invokedynamic) {
+    if (!k || k->tag != ConstantTag::invoke_dynamic) return bad(ins, "constant #" + std::to_string(index) + " is not an InvokeDynamic");
+    const Constant* nat = owner_.constant(k->second);
+    if (!nat || nat->tag != ConstantTag::name_and_type) return bad(ins, "no NameAndType");
+    auto name = owner_.utf8(nat->first);
+    auto descriptor = owner_.utf8(nat->second);
+    if (!name || !descriptor) return bad(ins, "bad NameAndType");
+    call.op = CallOp::dynamic;
+    call.method = MemberRef{"", std::string(*name), std::string(*descriptor)};
+  } else {
+    bool ok_kind = k && (o == op::invokeinterface ? k->tag == ConstantTag::interface_methodref
+                                                  : (k->tag == ConstantTag::methodref ||
+                                                     // invokespecial/invokestatic may name interface methods (Java 8+)
+                                                     (o != op::invokevirtual && k->tag == ConstantTag::interface_methodref)));
+    if (!ok_kind) return bad(ins, "constant #" + std::to_string(index) + " is not a method ref");
+    auto ref = owner_.member_ref(index);
+    if (!ref) return bad(ins, ref.error().message);
+    call.op = o == op::invokevirtual   ? CallOp::virtual_
+              : o == op::invokespecial ? CallOp::special
+              : o == op::invokestatic  ? CallOp::static_
+                                       : CallOp::interface_;
+    call.method = std::move(*ref);
+  }
+  auto slots = method_slots(call.method.descriptor);
+  if (!slots) return bad(ins, "bad method descriptor \"" + call.method.descriptor + "\"");
+  stack_.pop(slots->arguments);
+  if (o != op::invokestatic && o != op::invokedynamic) {
+    std::ptrdiff_t receiver = stack_.pop();
+    if (receiver != Stack::none) call.receiver_field = static_cast<std::size_t>(receiver);
+  }
+  stack_.push(Stack::none, slots->result);
+  out_.calls.push_back(std::move(call));
+  return {};
+}
+
+util::Result<void> Summarizer::load_constant(const Instruction& ins) {
+  const std::uint8_t o = ins.opcode;
+  std::uint16_t index = o == op::ldc ? b_[ins.offset + 1] : u2(b_, ins.offset + 1);
+  const Constant* k = owner_.constant(index);
+  if (!k) return bad(ins, "constant #" + std::to_string(index) + " is unusable");
+  bool wide_value = k->tag == ConstantTag::long_ || k->tag == ConstantTag::double_;
+  bool loadable = o == op::ldc2_w ? (wide_value || k->tag == ConstantTag::dynamic)
+                                  : (!wide_value && (k->tag == ConstantTag::integer || k->tag == ConstantTag::float_ ||
+                                                     k->tag == ConstantTag::string || k->tag == ConstantTag::class_ ||
+                                                     k->tag == ConstantTag::method_type ||
+                                                     k->tag == ConstantTag::method_handle ||
+                                                     k->tag == ConstantTag::dynamic));
+  if (!loadable) return bad(ins, "constant #" + std::to_string(index) + " (" + std::string(tag_name(k->tag)) + ") is not loadable here");
+  LoadedConstant c;
+  c.offset = ins.offset;
+  bool report = true;
+  switch (k->tag) {
+    case ConstantTag::string: {
+      auto text = owner_.utf8(k->first);
+      if (!text) return bad(ins, text.error().message);
+      c.kind = ConstantKind::string;
+      c.text = *text;
+      break;
+    }
+    case ConstantTag::integer: c.kind = ConstantKind::integer; c.int_value = k->int_value; break;
+    case ConstantTag::long_: c.kind = ConstantKind::long_; c.int_value = k->int_value; break;
+    case ConstantTag::float_: c.kind = ConstantKind::float_; c.float_value = k->float_value; break;
+    case ConstantTag::double_: c.kind = ConstantKind::double_; c.float_value = k->float_value; break;
+    default: report = false; break;  // Class, MethodType, MethodHandle, Dynamic
+  }
+  if (report) out_.constants.push_back(std::move(c));
+  stack_.push(Stack::none, o == op::ldc2_w ? 2 : 1);
+  return {};
+}
+
+// Every other instruction: the constants it pushes, then its stack effect from the table.
+void Summarizer::other(const Instruction& ins) {
+  const std::size_t at = ins.offset;
+  const std::uint8_t o = ins.opcode;
+  const OpInfo& info = ops[o];
+  if (o >= op::iconst_m1 && o <= op::iconst_5) {
+    out_.constants.push_back(LoadedConstant{ins.offset, ConstantKind::integer, {}, o - 0x03, 0});
+  } else if (o == op::lconst_0 || o == op::lconst_1) {
+    out_.constants.push_back(LoadedConstant{ins.offset, ConstantKind::long_, {}, o - op::lconst_0, 0});
+  } else if (o >= op::fconst_0 && o <= op::fconst_2) {
+    out_.constants.push_back(LoadedConstant{ins.offset, ConstantKind::float_, {}, 0, double(o - op::fconst_0)});
+  } else if (o == op::dconst_0 || o == op::dconst_1) {
+    out_.constants.push_back(LoadedConstant{ins.offset, ConstantKind::double_, {}, 0, double(o - op::dconst_0)});
+  } else if (o == op::bipush) {
+    out_.constants.push_back(LoadedConstant{ins.offset, ConstantKind::integer, {}, static_cast<std::int8_t>(b_[at + 1]), 0});
+  } else if (o == op::sipush) {
+    out_.constants.push_back(LoadedConstant{ins.offset, ConstantKind::integer, {}, s2(b_, at + 1), 0});
+  }
+  // Stores of long/double into a local clobber the reference tag of the slots.
+  if (o >= op::istore && o < op::astore) local(ins.wide ? u2(b_, at + 2) : b_[at + 1]) = Stack::none;
+  stack_.pop(info.pops);
+  stack_.push(Stack::none, info.pushes);
+}
+
 }  // namespace
 
 util::Result<MethodSummary> summarize(const ClassFile& owner, const Code& code) {
@@ -181,148 +371,9 @@ util::Result<MethodSummary> summarize(const ClassFile& owner, const Code& code) 
   if (!instructions) return std::unexpected(instructions.error());
   MethodSummary out;
   out.instructions = std::move(*instructions);
-  const ByteView b(code.bytecode);
-  Stack stack;
-  std::vector<std::ptrdiff_t> locals;
-  auto local = [&](std::size_t index) -> std::ptrdiff_t& {
-    if (index >= locals.size()) locals.resize(index + 1, Stack::none);
-    return locals[index];
-  };
-
-  for (const Instruction& ins : out.instructions) {
-    const std::size_t at = ins.offset;
-    const std::uint8_t o = ins.opcode;
-    const OpInfo& info = ops[o];
-    auto bad = [&](const std::string& what) { return malformed_at(at, opcode_name(o) + ": " + what); };
-
-    if (o >= op::getstatic && o <= op::putfield) {
-      std::uint16_t index = u2(b, at + 1);
-      const Constant* k = owner.constant(index);
-      if (!k || k->tag != ConstantTag::fieldref) return bad("constant #" + std::to_string(index) + " is not a Fieldref");
-      auto ref = owner.member_ref(index);
-      if (!ref) return bad(ref.error().message);
-      auto slots = field_slots(ref->descriptor);
-      if (!slots) return bad("bad field descriptor \"" + ref->descriptor + "\"");
-      FieldOp fop = o == op::getstatic   ? FieldOp::get_static
-                    : o == op::putstatic ? FieldOp::put_static
-                    : o == op::getfield  ? FieldOp::get_field
-                                         : FieldOp::put_field;
-      auto tag = static_cast<std::ptrdiff_t>(out.fields.size());
-      out.fields.push_back(FieldAccess{ins.offset, fop, std::move(*ref)});
-      switch (fop) {
-        case FieldOp::get_static: stack.push(tag, *slots); break;
-        case FieldOp::put_static: stack.pop(*slots); break;
-        case FieldOp::get_field: stack.pop(); stack.push(tag, *slots); break;
-        case FieldOp::put_field: stack.pop(*slots); stack.pop(); break;
-      }
-    } else if (o >= op::invokevirtual && o <= op::invokedynamic) {
-      std::uint16_t index = u2(b, at + 1);
-      const Constant* k = owner.constant(index);
-      MethodCall call;
-      call.offset = ins.offset;
-      if (o == op::invokedynamic) {
-        if (!k || k->tag != ConstantTag::invoke_dynamic) return bad("constant #" + std::to_string(index) + " is not an InvokeDynamic");
-        const Constant* nat = owner.constant(k->second);
-        if (!nat || nat->tag != ConstantTag::name_and_type) return bad("no NameAndType");
-        auto name = owner.utf8(nat->first);
-        auto descriptor = owner.utf8(nat->second);
-        if (!name || !descriptor) return bad("bad NameAndType");
-        call.op = CallOp::dynamic;
-        call.method = MemberRef{"", std::string(*name), std::string(*descriptor)};
-      } else {
-        bool ok_kind = k && (o == op::invokeinterface ? k->tag == ConstantTag::interface_methodref
-                                                      : (k->tag == ConstantTag::methodref ||
-                                                         // invokespecial/invokestatic may name interface methods (Java 8+)
-                                                         (o != op::invokevirtual && k->tag == ConstantTag::interface_methodref)));
-        if (!ok_kind) return bad("constant #" + std::to_string(index) + " is not a method ref");
-        auto ref = owner.member_ref(index);
-        if (!ref) return bad(ref.error().message);
-        call.op = o == op::invokevirtual   ? CallOp::virtual_
-                  : o == op::invokespecial ? CallOp::special
-                  : o == op::invokestatic  ? CallOp::static_
-                                           : CallOp::interface_;
-        call.method = std::move(*ref);
-      }
-      auto slots = method_slots(call.method.descriptor);
-      if (!slots) return bad("bad method descriptor \"" + call.method.descriptor + "\"");
-      stack.pop(slots->arguments);
-      if (o != op::invokestatic && o != op::invokedynamic) {
-        std::ptrdiff_t receiver = stack.pop();
-        if (receiver != Stack::none) call.receiver_field = static_cast<std::size_t>(receiver);
-      }
-      stack.push(Stack::none, slots->result);
-      out.calls.push_back(std::move(call));
-    } else if (o == op::ldc || o == op::ldc_w || o == op::ldc2_w) {
-      std::uint16_t index = o == op::ldc ? b[at + 1] : u2(b, at + 1);
-      const Constant* k = owner.constant(index);
-      if (!k) return bad("constant #" + std::to_string(index) + " is unusable");
-      bool wide_value = k->tag == ConstantTag::long_ || k->tag == ConstantTag::double_;
-      bool loadable = o == op::ldc2_w ? (wide_value || k->tag == ConstantTag::dynamic)
-                                      : (!wide_value && (k->tag == ConstantTag::integer || k->tag == ConstantTag::float_ ||
-                                                         k->tag == ConstantTag::string || k->tag == ConstantTag::class_ ||
-                                                         k->tag == ConstantTag::method_type ||
-                                                         k->tag == ConstantTag::method_handle ||
-                                                         k->tag == ConstantTag::dynamic));
-      if (!loadable) return bad("constant #" + std::to_string(index) + " (" + std::string(tag_name(k->tag)) + ") is not loadable here");
-      LoadedConstant c;
-      c.offset = ins.offset;
-      bool report = true;
-      switch (k->tag) {
-        case ConstantTag::string: {
-          auto text = owner.utf8(k->first);
-          if (!text) return bad(text.error().message);
-          c.kind = ConstantKind::string;
-          c.text = *text;
-          break;
-        }
-        case ConstantTag::integer: c.kind = ConstantKind::integer; c.int_value = k->int_value; break;
-        case ConstantTag::long_: c.kind = ConstantKind::long_; c.int_value = k->int_value; break;
-        case ConstantTag::float_: c.kind = ConstantKind::float_; c.float_value = k->float_value; break;
-        case ConstantTag::double_: c.kind = ConstantKind::double_; c.float_value = k->float_value; break;
-        default: report = false; break;  // Class, MethodType, MethodHandle, Dynamic
-      }
-      if (report) out.constants.push_back(std::move(c));
-      stack.push(Stack::none, o == op::ldc2_w ? 2 : 1);
-    } else if (o == op::dup || (o > op::dup && o < op::swap)) {
-      static constexpr int copy[] = {1, 1, 1, 2, 2, 2};
-      static constexpr int skip[] = {0, 1, 2, 0, 1, 2};
-      stack.duplicate(copy[o - op::dup], skip[o - op::dup]);
-    } else if (o == op::swap) {
-      stack.swap();
-    } else if (o == op::aload || (o >= op::aload_0 && o <= op::aload_3)) {
-      std::size_t index = o != op::aload ? o - op::aload_0 : ins.wide ? u2(b, at + 2) : b[at + 1];
-      stack.push(local(index));
-    } else if (o == op::astore || (o >= op::astore_0 && o <= op::astore_3)) {
-      std::size_t index = o != op::astore ? o - op::astore_0 : ins.wide ? u2(b, at + 2) : b[at + 1];
-      local(index) = stack.pop();
-    } else if (o == op::checkcast) {
-      stack.push(stack.pop());  // the same reference
-    } else if (o == op::multianewarray) {
-      std::uint8_t dims = b[at + 3];
-      if (dims == 0) return bad("zero dimensions");
-      stack.pop(dims);
-      stack.push(Stack::none);
-    } else {
-      if (o >= op::iconst_m1 && o <= op::iconst_5) {
-        out.constants.push_back(LoadedConstant{ins.offset, ConstantKind::integer, {}, o - 0x03, 0});
-      } else if (o == op::lconst_0 || o == op::lconst_1) {
-        out.constants.push_back(LoadedConstant{ins.offset, ConstantKind::long_, {}, o - op::lconst_0, 0});
-      } else if (o >= op::fconst_0 && o <= op::fconst_2) {
-        out.constants.push_back(LoadedConstant{ins.offset, ConstantKind::float_, {}, 0, double(o - op::fconst_0)});
-      } else if (o == op::dconst_0 || o == op::dconst_1) {
-        out.constants.push_back(LoadedConstant{ins.offset, ConstantKind::double_, {}, 0, double(o - op::dconst_0)});
-      } else if (o == op::bipush) {
-        out.constants.push_back(LoadedConstant{ins.offset, ConstantKind::integer, {}, static_cast<std::int8_t>(b[at + 1]), 0});
-      } else if (o == op::sipush) {
-        out.constants.push_back(LoadedConstant{ins.offset, ConstantKind::integer, {}, s2(b, at + 1), 0});
-      }
-      // Stores of long/double into a local clobber the reference tag of the slots.
-      if (o >= op::istore && o < op::astore) local(ins.wide ? u2(b, at + 2) : b[at + 1]) = Stack::none;
-      stack.pop(info.pops);
-      stack.push(Stack::none, info.pushes);
-    }
-    if (ends_flow(o)) stack.clear();
-  }
+  Summarizer summarizer(owner, ByteView(code.bytecode), out);
+  for (const Instruction& ins : out.instructions)
+    if (auto r = summarizer.step(ins); !r) return std::unexpected(r.error());
   return out;
 }
 

@@ -88,13 +88,10 @@ std::optional<NioMode> parse_nio_mode(std::string_view name) {
   return std::nullopt;
 }
 
-util::Result<std::vector<core::Verdict>> detect_nio(const core::TechniqueInput& input, core::RunLog& log, NioMode mode) {
-  BudgetedRuns runner(log, input.budget, "nio");
-  auto tests = unique_in_order(input.tests);
-  std::vector<core::Verdict> out;
-  if (tests.empty()) return out;
-  std::string mode_name(nio_mode_name(mode));
+namespace {
 
+// The first pass: every test twice in one JVM, as the mode says.
+std::vector<core::RunSpec> first_pass_specs(const std::vector<std::string>& tests, NioMode mode) {
   std::vector<core::RunSpec> specs;
   auto add = [&](std::vector<std::string> ts, std::string purpose) {
     core::RunSpec s;
@@ -104,7 +101,6 @@ util::Result<std::vector<core::Verdict>> detect_nio(const core::TechniqueInput& 
   };
   // The class mode runs each class twice in one JVM, the second time as a new run of the class,
   // so what its @BeforeClass/@BeforeAll or static initialisation leaves behind is seen too.
-  const bool class_twice = mode == NioMode::isolated_class;
   auto twice_in_one_jvm = [&](std::vector<std::string> ts, std::string purpose) {
     core::RunSpec s;
     s.tests = ts;
@@ -125,9 +121,125 @@ util::Result<std::vector<core::Verdict>> detect_nio(const core::TechniqueInput& 
       for (const auto& t : tests) add({t}, "nio isolated-method: " + t);
       break;
   }
+  return specs;
+}
+
+// What the confirming runs of the first pass's hits showed.
+struct Confirmation {
+  std::map<std::string, Pair> confirmed;
+  std::map<std::string, Pair> unconfirmed;
+  std::map<std::string, int> confirmations;  // test -> confirming runs that showed pass-then-fail
+  std::map<std::string, int> seen;           // test -> confirming runs with both executions observed
+};
+
+// Runs each hit `t, t` in a JVM of its own kNioConfirmRuns more times. Fails only when the
+// scan was cancelled; any other stop is kept in `stopped` (unless one is there already).
+util::Result<Confirmation> confirm_hits(BudgetedRuns& runner, const std::vector<std::pair<std::string, Pair>>& hits,
+                                        bool class_twice, std::optional<util::Error>& stopped) {
+  Confirmation c;
+  if (hits.empty()) return c;
+  std::vector<core::RunSpec> confirm;
+  for (auto& [t, p] : hits)
+    for (int k = 0; k < kNioConfirmRuns; ++k) {
+      core::RunSpec s;
+      s.tests = {t, t};
+      if (class_twice) s.class_run_starts = {1};
+      s.purpose = "nio confirm " + std::to_string(k + 1) + (class_twice ? " its class twice: " : " isolated-method: ") + t;
+      confirm.push_back(std::move(s));
+    }
+  auto made = runner.run_all(std::move(confirm));
+  if (!made && made.error().code == util::Errc::cancelled) return std::unexpected(made.error());
+  if (!made && !stopped) stopped = made.error();
+  if (made)
+    for (auto& p : pairs_in(runner, *made)) {
+      if (!core::is_observation(p.second.first_outcome) || !core::is_observation(p.second.second_outcome)) continue;
+      ++c.seen[p.first];
+      if (p.second.nio()) ++c.confirmations[p.first];
+    }
+  for (auto& [t, p] : hits) {
+    if (c.seen[t] == kNioConfirmRuns && c.confirmations[t] == kNioConfirmRuns) c.confirmed[t] = p;
+    else c.unconfirmed[t] = p;
+  }
+  return c;
+}
+
+core::Verdict nio_verdict(const BudgetedRuns& runner, const std::string& t, const Pair& p, const std::string& mode_name,
+                          bool class_twice) {
+  core::Verdict v;
+  v.test = t;
+  v.verdict = core::VerdictKind::flaky;
+  v.category = core::Category::nio;
+  v.technique = "nio";
+  v.runs = count_runs(runner, t);
+  auto& e = v.evidence;
+  e.failures = failure_groups(runner, t);
+  e.role = "nio";
+  e.reproducer = {t, t};
+  e.passing_order = {t};
+  if (class_twice) e.details["class_run_starts"] = "1";
+  // One run holds both: the first execution passed, the second failed.
+  e.passing_run = runner.at(p.run).id;
+  e.failing_run = runner.at(p.run).id;
+  e.details["mode"] = mode_name;
+  e.details["polluter"] = "itself";
+  e.details["nio_confirmations"] = std::to_string(kNioConfirmRuns) + "/" + std::to_string(kNioConfirmRuns);
+  e.reason = class_twice ? "passes when its class runs once and fails when the class runs a second time in the same JVM "
+                           "(alone in its class: its @BeforeClass/@BeforeAll runs again)"
+                         : "passes when run once and fails when run a second time in the same JVM";
+  return v;
+}
+
+// Failed on its second execution only after other tests: evidence of flakiness, but
+// not of a NIO test; the `order` technique finds out why.
+core::Verdict unconfirmed_verdict(const BudgetedRuns& runner, const std::string& t, const Pair& p,
+                                  const std::string& mode_name, int confirmations, int seen) {
+  const auto& run = runner.at(p.run);
+  core::Verdict v;
+  v.test = t;
+  v.verdict = core::VerdictKind::flaky;
+  v.category = core::Category::unknown;
+  v.technique = "nio";
+  v.runs = count_runs(runner, t);
+  auto& e = v.evidence;
+  e.failures = failure_groups(runner, t);
+  e.reproducer.assign(run.spec.tests.begin(), run.spec.tests.begin() + static_cast<long>(p.second) + 1);
+  e.passing_order.assign(run.spec.tests.begin(), run.spec.tests.begin() + static_cast<long>(p.pos) + 1);
+  if (auto starts = starts_text(run.spec.class_run_starts, e.reproducer.size()); !starts.empty())
+    e.details["class_run_starts"] = starts;
+  e.passing_run = run.id;
+  e.failing_run = run.id;
+  e.details["mode"] = mode_name;
+  e.details["nio_confirmations"] = std::to_string(confirmations) + "/" + std::to_string(kNioConfirmRuns);
+  // Only a hit after other tests that never repeated alone points at those tests; one that
+  // repeated alone in some reruns but not all is random (timing), whatever ran before it.
+  bool alone = run.spec.tests.size() == 2;
+  bool after_others = !alone && confirmations == 0;
+  // Reruns that ended without both outcomes (the JVM exited, e.g. a second embedded server
+  // on the same fixed port) say nothing either way: not confirmed, and not refuted.
+  int unobserved = kNioConfirmRuns - seen;
+  std::string why = unobserved > 0 && confirmations == seen
+                        ? "not confirmed: " + std::to_string(unobserved) + " of the reruns ended without an outcome "
+                          "(infrastructure, see their runs)"
+                    : after_others ? "it may depend on the tests before it"
+                                   : "running it again does not decide its outcome";
+  e.reason = "failed on its second execution in " + run.spec.purpose + ", but run twice alone it failed that way in " +
+             std::to_string(confirmations) + " of " + std::to_string(kNioConfirmRuns) + " reruns: " + why;
+  return v;
+}
+
+}  // namespace
+
+util::Result<std::vector<core::Verdict>> detect_nio(const core::TechniqueInput& input, core::RunLog& log, NioMode mode) {
+  BudgetedRuns runner(log, input.budget, "nio");
+  auto tests = unique_in_order(input.tests);
+  std::vector<core::Verdict> out;
+  if (tests.empty()) return out;
+  std::string mode_name(nio_mode_name(mode));
+  const bool class_twice = mode == NioMode::isolated_class;
+
   std::optional<util::Error> stopped;
   std::vector<size_t> scan_runs;
-  if (auto made = runner.run_all(std::move(specs)); made) {
+  if (auto made = runner.run_all(first_pass_specs(tests, mode)); made) {
     scan_runs = *made;
   } else if (made.error().code == util::Errc::cancelled) {
     return std::unexpected(made.error());
@@ -145,98 +257,16 @@ util::Result<std::vector<core::Verdict>> detect_nio(const core::TechniqueInput& 
   std::set<std::string> hit;
   for (auto& p : pairs_in(runner, scan_runs))
     if (p.second.nio() && hit.insert(p.first).second) hits.push_back(p);
-  std::map<std::string, Pair> confirmed;
-  std::map<std::string, Pair> unconfirmed;
-  std::map<std::string, int> confirmations;  // test -> confirming runs that showed pass-then-fail
-  std::map<std::string, int> seen;           // test -> confirming runs with both executions observed
-  if (!hits.empty()) {
-    std::vector<core::RunSpec> confirm;
-    for (auto& [t, p] : hits)
-      for (int k = 0; k < kNioConfirmRuns; ++k) {
-        core::RunSpec s;
-        s.tests = {t, t};
-        if (class_twice) s.class_run_starts = {1};
-        s.purpose = "nio confirm " + std::to_string(k + 1) + (class_twice ? " its class twice: " : " isolated-method: ") + t;
-        confirm.push_back(std::move(s));
-      }
-    auto made = runner.run_all(std::move(confirm));
-    if (!made && made.error().code == util::Errc::cancelled) return std::unexpected(made.error());
-    if (!made && !stopped) stopped = made.error();
-    if (made)
-      for (auto& p : pairs_in(runner, *made)) {
-        if (!core::is_observation(p.second.first_outcome) || !core::is_observation(p.second.second_outcome)) continue;
-        ++seen[p.first];
-        if (p.second.nio()) ++confirmations[p.first];
-      }
-    for (auto& [t, p] : hits) {
-      if (seen[t] == kNioConfirmRuns && confirmations[t] == kNioConfirmRuns) confirmed[t] = p;
-      else unconfirmed[t] = p;
-    }
-  }
+  auto c = confirm_hits(runner, hits, class_twice, stopped);
+  if (!c) return std::unexpected(c.error());
   util::logger("order")->info("nio ({}): {} runs, {} hits, {} confirmed", mode_name, runner.runs(), hits.size(),
-                              confirmed.size());
+                              c->confirmed.size());
 
   for (const auto& t : tests) {
-    if (auto it = confirmed.find(t); it != confirmed.end()) {
-      const Pair& p = it->second;
-      core::Verdict v;
-      v.test = t;
-      v.verdict = core::VerdictKind::flaky;
-      v.category = core::Category::nio;
-      v.technique = "nio";
-      v.runs = count_runs(runner, t);
-      auto& e = v.evidence;
-      e.failures = failure_groups(runner, t);
-      e.role = "nio";
-      e.reproducer = {t, t};
-      e.passing_order = {t};
-      if (class_twice) e.details["class_run_starts"] = "1";
-      // One run holds both: the first execution passed, the second failed.
-      e.passing_run = runner.at(p.run).id;
-      e.failing_run = runner.at(p.run).id;
-      e.details["mode"] = mode_name;
-      e.details["polluter"] = "itself";
-      e.details["nio_confirmations"] = std::to_string(kNioConfirmRuns) + "/" + std::to_string(kNioConfirmRuns);
-      e.reason = class_twice ? "passes when its class runs once and fails when the class runs a second time in the same JVM "
-                               "(alone in its class: its @BeforeClass/@BeforeAll runs again)"
-                             : "passes when run once and fails when run a second time in the same JVM";
-      out.push_back(std::move(v));
-    } else if (auto u = unconfirmed.find(t); u != unconfirmed.end()) {
-      // Failed on its second execution only after other tests: evidence of flakiness, but
-      // not of a NIO test; the `order` technique finds out why.
-      const Pair& p = u->second;
-      const auto& run = runner.at(p.run);
-      core::Verdict v;
-      v.test = t;
-      v.verdict = core::VerdictKind::flaky;
-      v.category = core::Category::unknown;
-      v.technique = "nio";
-      v.runs = count_runs(runner, t);
-      auto& e = v.evidence;
-      e.failures = failure_groups(runner, t);
-      e.reproducer.assign(run.spec.tests.begin(), run.spec.tests.begin() + static_cast<long>(p.second) + 1);
-      e.passing_order.assign(run.spec.tests.begin(), run.spec.tests.begin() + static_cast<long>(p.pos) + 1);
-      if (auto starts = starts_text(run.spec.class_run_starts, e.reproducer.size()); !starts.empty())
-        e.details["class_run_starts"] = starts;
-      e.passing_run = run.id;
-      e.failing_run = run.id;
-      e.details["mode"] = mode_name;
-      e.details["nio_confirmations"] = std::to_string(confirmations[t]) + "/" + std::to_string(kNioConfirmRuns);
-      // Only a hit after other tests that never repeated alone points at those tests; one that
-      // repeated alone in some reruns but not all is random (timing), whatever ran before it.
-      bool alone = run.spec.tests.size() == 2;
-      bool after_others = !alone && confirmations[t] == 0;
-      // Reruns that ended without both outcomes (the JVM exited, e.g. a second embedded server
-      // on the same fixed port) say nothing either way: not confirmed, and not refuted.
-      int unobserved = kNioConfirmRuns - seen[t];
-      std::string why = unobserved > 0 && confirmations[t] == seen[t]
-                            ? "not confirmed: " + std::to_string(unobserved) + " of the reruns ended without an outcome "
-                              "(infrastructure, see their runs)"
-                        : after_others ? "it may depend on the tests before it"
-                                       : "running it again does not decide its outcome";
-      e.reason = "failed on its second execution in " + run.spec.purpose + ", but run twice alone it failed that way in " +
-                 std::to_string(confirmations[t]) + " of " + std::to_string(kNioConfirmRuns) + " reruns: " + why;
-      out.push_back(std::move(v));
+    if (auto it = c->confirmed.find(t); it != c->confirmed.end()) {
+      out.push_back(nio_verdict(runner, t, it->second, mode_name, class_twice));
+    } else if (auto u = c->unconfirmed.find(t); u != c->unconfirmed.end()) {
+      out.push_back(unconfirmed_verdict(runner, t, u->second, mode_name, c->confirmations[t], c->seen[t]));
     } else {
       auto v = plain_verdict(runner, t, "nio");
       if (stopped && v.verdict == core::VerdictKind::could_not_run) v.evidence.reason += " (" + stopped->message + ")";

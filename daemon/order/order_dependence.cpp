@@ -59,105 +59,27 @@ std::vector<std::string> pick(const std::vector<std::string>& from, const std::v
   return out;
 }
 
-class OrderDetector {
- public:
-  OrderDetector(const core::TechniqueInput& input, core::RunLog& log, const OrderOptions& options)
-      : input_(input), options_(options), runner_(log, input.budget, "order"), tests_(unique_in_order(input.tests)) {}
+// What the phases share: the runs so far (within the budget), the tests, the candidates and
+// what was concluded about each, and the first budget stop.
+struct OrderState {
+  OrderState(const core::TechniqueInput& input, core::RunLog& log, const OrderOptions& options)
+      : options(options), runner(log, input.budget, "order"), tests(unique_in_order(input.tests)) {}
 
-  util::Result<std::vector<core::Verdict>> run() {
-    if (tests_.empty()) return std::vector<core::Verdict>{};
-    if (auto r = detect(); !r) return std::unexpected(r.error());
-    // A test whose outcome changed only in the technique's own later runs (another test's
-    // confirmation, minimisation or cleaner search) is followed up the same way, for up to
-    // kFollowUpRounds more rounds while the budget lasts.
-    // Cleaners come last, once every candidate is classified and minimised: a budget that
-    // ends early cuts the cleaner search (which the verdict then says), not a classification.
-    std::vector<std::string> batch = candidates_;
-    for (int round = 0; !batch.empty() && round <= kFollowUpRounds; ++round) {
-      if (round > 0) util::logger("order")->info("order: {} more candidates from the technique's own runs", batch.size());
-      if (auto r = follow(batch); !r) return std::unexpected(r.error());
-      if (stopped_) break;
-      batch = new_candidates();  // details.detected_in names the run that showed each
-      if (batch.empty()) {       // the cleaner search's own runs may show more
-        if (auto r = search_all_cleaners(); !r) return std::unexpected(r.error());
-        if (stopped_) break;
-        batch = new_candidates();
-      }
-      candidates_.insert(candidates_.end(), batch.begin(), batch.end());
-    }
-    if (auto r = search_all_cleaners(); !r) return std::unexpected(r.error());
-    return verdicts();
-  }
-
- private:
   // Records a budget stop (first one wins); returns the error when it must propagate.
   util::Result<void> note(const util::Error& e) {
     if (fatal(e)) return std::unexpected(e);
-    if (!stopped_) {
-      stopped_ = e;
+    if (!stopped) {
+      stopped = e;
       util::logger("order")->info("order: stopping early: {}", e.message);
     }
     return {};
   }
 
-  // Phase 1: original, reverse and random orders, one JVM each (or the runs handed over).
-  util::Result<void> detect() {
-    std::vector<size_t> detection;
-    if (!options_.observed.empty()) {
-      for (const auto& run : options_.observed) detection.push_back(runner_.adopt(run));
-    } else {
-      const int count = input_.budget.max_orders > 0 ? input_.budget.max_orders : default_order_count(tests_);
-      auto planned = plan_orders(tests_, input_.seed, count, same_package);
-      std::vector<core::RunSpec> specs;
-      for (auto& p : planned) {
-        core::RunSpec s;
-        s.tests = std::move(p.tests);
-        s.purpose = p.purpose;
-        s.seed = p.seed;
-        specs.push_back(std::move(s));
-      }
-      auto made = runner_.run_all(std::move(specs));
-      if (!made) return note(made.error());
-      detection = std::move(*made);
-    }
-    // The pairs the detection orders that ran made consecutive (docs/order.md).
-    PairTracker pairs(tests_, same_package);
-    for (size_t r : detection) pairs.add(runner_.at(r).spec.tests);
-    coverage_ = pairs.coverage();
-    candidates_ = new_candidates();
-    util::logger("order")->info("order: {} runs of {} tests, {} candidates", runner_.runs(), tests_.size(),
-                                candidates_.size());
-    return {};
-  }
-
-  // Tests not yet followed whose runs so far hold both a pass and a failure, in input order;
-  // each gets a finding detected in its shortest failing run. After detection these come from
-  // the orders the technique ran itself (confirmation, minimisation, cleaner search).
-  std::vector<std::string> new_candidates() {
-    std::vector<std::string> out;
-    auto obs = runner_.observations();
-    for (const auto& t : tests_) {
-      auto it = obs.find(t);
-      if (it == obs.end() || findings_.count(t)) continue;
-      bool passed = false, failed = false;
-      for (const auto& o : it->second) {
-        passed |= o.outcome == Outcome::pass;
-        failed |= core::is_failure(o.outcome);
-      }
-      if (!passed || !failed) continue;
-      if (!options_.only.empty() && std::find(options_.only.begin(), options_.only.end(), t) == options_.only.end())
-        continue;  // a suspect of someone else's (suite isolates one test at a time)
-      out.push_back(t);
-      findings_[t].detected_in = shortest(t, true)->run;
-    }
-    return out;
-  }
-
   // The observation of `test` failing (or passing) with the fewest tests before it.
   std::optional<Observation> shortest(const std::string& test, bool failing, bool skip_first = false) const {
     std::optional<Observation> best;
-    for (size_t r = 0; r < runner_.history().size(); ++r) {
-      const auto& run = runner_.at(r);
+    for (size_t r = 0; r < runner.history().size(); ++r) {
+      const auto& run = runner.at(r);
       for (size_t i = 0; i < run.spec.tests.size(); ++i) {
         if (run.spec.tests[i] != test || (skip_first && i == 0)) continue;
         auto o = run.report.outcome_at(i);
@@ -168,147 +90,36 @@ class OrderDetector {
     return best;
   }
 
-  // Phase 2: rerun each distinct failing order; order-dependent only if it fails every time.
-  util::Result<void> confirm(const std::vector<std::string>& batch) {
-    if (batch.empty()) return {};
-    std::map<size_t, std::vector<std::string>> by_run;  // failing run -> candidates
-    for (const auto& t : batch) by_run[findings_[t].detected_in].push_back(t);
-    std::vector<core::RunSpec> specs;
-    std::vector<size_t> source;
-    for (const auto& [r, ts] : by_run) {
-      // Only the tests up to the last candidate matter: later ones cannot change its outcome.
-      size_t last = 0;
-      const auto& order = runner_.at(r).spec.tests;
-      for (size_t i = 0; i < order.size(); ++i)
-        if (std::find(ts.begin(), ts.end(), order[i]) != ts.end()) last = i;
-      for (int k = 0; k < options_.confirm_reruns; ++k) {
-        core::RunSpec s = runner_.at(r).spec;
-        s.tests.resize(last + 1);
-        s.purpose = "confirm " + std::to_string(k + 1) + ": rerun of " + runner_.at(r).spec.purpose;
-        specs.push_back(std::move(s));
-        source.push_back(r);
-      }
-    }
-    auto made = runner_.run_all(specs);
-    if (!made) return note(made.error());
-    for (const auto& t : batch) {
-      Finding& f = findings_[t];
-      size_t r = f.detected_in;
-      size_t pos = 0;
-      for (size_t i = 0; i < runner_.at(r).spec.tests.size(); ++i)
-        if (runner_.at(r).spec.tests[i] == t) pos = i;
-      int fails = 0, reruns = 0;
-      std::optional<size_t> passed_in;
-      for (size_t k = 0; k < made->size() && k < specs.size(); ++k) {
-        if (source[k] != r) continue;
-        ++reruns;
-        auto o = runner_.at((*made)[k]).report.outcome_at(pos);
-        if (core::is_failure(o)) ++fails;
-        if (o == Outcome::pass && !passed_in) passed_in = (*made)[k];
-      }
-      if (passed_in) {
-        f.kind = Finding::Kind::not_order_dependent;
-        f.failing_run = r;
-        f.passing_run = passed_in;
-        f.reproducer = prefix_of(runner_.at(r), pos + 1);
-        f.passing_order = f.reproducer;
-        f.reason = "failed in " + runner_.at(r).spec.purpose + " and passed when the same order was rerun: "
-                   "flaky, but not order-dependent";
-      } else if (reruns == options_.confirm_reruns && fails == reruns) {
-        f.kind = Finding::Kind::order_dependent;
-        f.reason = "failed again in " + std::to_string(reruns) + " reruns of " + runner_.at(r).spec.purpose;
-      } else {
-        f.kind = Finding::Kind::unconfirmed;
-        f.reason = "outcome changed between orders; the failing order could not be rerun (" +
-                   (stopped_ ? stopped_->message : std::string("infrastructure failure")) + ")";
-      }
-    }
-    return {};
-  }
+  OrderOptions options;
+  BudgetedRuns runner;
+  std::vector<std::string> tests;
+  std::vector<std::string> candidates;
+  std::map<std::string, Finding> findings;
+  std::optional<util::Error> stopped;
+};
 
-  // Phase 3: each order-dependent candidate alone in a fresh JVM, confirm_reruns + 1 times
-  // (reusing runs where it was first), then victim (passes every time alone) or brittle
-  // (fails every time alone). A test that both passes and fails alone is flaky, but its order
-  // does not decide its outcome: no order-dependent category for it.
-  util::Result<void> classify(const std::vector<std::string>& batch) {
-    const size_t wanted = static_cast<size_t>(options_.confirm_reruns) + 1;
-    std::map<std::string, std::vector<size_t>> alone;  // test -> history indices where it ran first
-    std::vector<core::RunSpec> specs;
-    std::vector<std::string> spec_test;
-    for (const auto& t : batch) {
-      if (findings_[t].kind != Finding::Kind::order_dependent) continue;
-      auto& runs = alone[t];
-      for (size_t r = 0; r < runner_.history().size() && runs.size() < wanted; ++r) {
-        const auto& run = runner_.at(r);
-        if (!run.spec.tests.empty() && run.spec.tests[0] == t && core::is_observation(run.report.outcome_at(0)))
-          runs.push_back(r);
-      }
-      for (size_t k = runs.size(); k < wanted; ++k) {
-        core::RunSpec s;
-        s.tests = {t};
-        s.purpose = "alone " + std::to_string(k + 1) + ": " + t;
-        specs.push_back(std::move(s));
-        spec_test.push_back(t);
-      }
-    }
-    if (!specs.empty()) {
-      auto made = runner_.run_all(specs);
-      if (!made) {
-        if (auto r = note(made.error()); !r) return r;
-      } else {
-        for (size_t k = 0; k < made->size() && k < spec_test.size(); ++k)
-          if (core::is_observation(runner_.at((*made)[k]).report.outcome_at(0))) alone[spec_test[k]].push_back((*made)[k]);
-      }
-    }
-    for (const auto& t : batch) {
-      Finding& f = findings_[t];
-      if (f.kind != Finding::Kind::order_dependent) continue;
-      const auto& runs = alone[t];
-      std::optional<size_t> passed, failed;
-      for (size_t r : runs) {
-        auto o = runner_.at(r).report.outcome_at(0);
-        if (o == Outcome::pass && !passed) passed = r;
-        if (core::is_failure(o) && !failed) failed = r;
-      }
-      if (passed && failed) {
-        f.kind = Finding::Kind::not_order_dependent;
-        f.failing_run = failed;
-        f.passing_run = passed;
-        f.reproducer = {t};
-        f.passing_order = {t};
-        f.reason = "failed and passed when run alone: flaky, but not decided by the tests before it";
-      } else if (runs.size() < wanted) {
-        f.reason += "; it ran alone " + std::to_string(runs.size()) + " of " + std::to_string(wanted) + " times (" +
-                    (stopped_ ? stopped_->message : std::string("infrastructure failure")) + ")";
-      } else if (passed) {
-        f.kind = Finding::Kind::victim;
-        f.passing_run = passed;
-        f.passing_order = {t};
-      } else {
-        f.kind = Finding::Kind::brittle;
-        f.failing_run = failed;
-        f.reproducer = {t};
-      }
-    }
-    return {};
-  }
+// The fewest tests before a victim (its polluters) or a brittle test (its state-setters)
+// that decide its outcome.
+class Minimiser {
+ public:
+  explicit Minimiser(OrderState& s) : s_(s) {}
 
   // Phase 4: delta debugging over the tests before it in the failing (victim) or passing
   // (brittle) order.
   util::Result<void> minimise(const std::string& test, Finding& f) {
     bool victim = f.kind == Finding::Kind::victim;
-    auto start = shortest(test, victim, !victim);
+    auto start = s_.shortest(test, victim, !victim);
     if (!start) {
       // Cannot happen for a confirmed candidate (it passed and failed after other tests).
       f.kind = Finding::Kind::order_dependent;
       f.reason += "; no run with tests before it to minimise";
       return {};
     }
-    auto prefix = prefix_of(runner_.at(start->run), start->pos);
+    auto prefix = prefix_of(s_.runner.at(start->run), start->pos);
     auto probe = [&](const std::vector<size_t>& subset) -> util::Result<bool> {
       auto order = pick(prefix, subset);
       order.push_back(test);
-      auto o = runner_.outcome_after(order, std::string(victim ? "minimise polluters of " : "minimise state-setters of ") + test);
+      auto o = s_.runner.outcome_after(order, std::string(victim ? "minimise polluters of " : "minimise state-setters of ") + test);
       if (!o) return std::unexpected(o.error());
       return victim ? core::is_failure(o->outcome) : o->outcome == Outcome::pass;
     };
@@ -323,14 +134,14 @@ class OrderDetector {
     f.minimisation_probes = m.probes;
     f.minimal = m.complete;
     if (m.stopped)
-      if (auto r = note(*m.stopped); !r) return r;
+      if (auto r = s_.note(*m.stopped); !r) return r;
     f.related = pick(prefix, m.items);
     auto order = f.related;
     order.push_back(test);
     // The smallest set was observed by a probe (or is the starting run's own prefix).
-    auto seen = runner_.outcome_after(order, "reproduce " + test);
+    auto seen = s_.runner.outcome_after(order, "reproduce " + test);
     if (!seen) {
-      if (auto r = note(seen.error()); !r) return r;
+      if (auto r = s_.note(seen.error()); !r) return r;
       // Not reachable in practice: the starting run holds this prefix.
       f.kind = Finding::Kind::order_dependent;
       return {};
@@ -338,19 +149,19 @@ class OrderDetector {
     // The minimal order must decide the outcome as often as the failing order did.
     bool decided = victim ? core::is_failure(seen->outcome) : seen->outcome == Outcome::pass;
     int agreeing = 0;
-    for (int k = 0; decided && k < options_.confirm_reruns; ++k) {
-      auto again = runner_.run(order, "confirm " + std::to_string(k + 1) + ": reproduce " + test, 0, false);
+    for (int k = 0; decided && k < s_.options.confirm_reruns; ++k) {
+      auto again = s_.runner.run(order, "confirm " + std::to_string(k + 1) + ": reproduce " + test, 0, false);
       if (!again) {
-        if (auto r = note(again.error()); !r) return r;
+        if (auto r = s_.note(again.error()); !r) return r;
         break;
       }
-      auto o = runner_.at(again->front()).report.outcome_at(order.size() - 1);
+      auto o = s_.runner.at(again->front()).report.outcome_at(order.size() - 1);
       if (victim ? core::is_failure(o) : o == Outcome::pass) ++agreeing;
       else decided = false;
     }
-    if (!decided || agreeing < options_.confirm_reruns) {
+    if (!decided || agreeing < s_.options.confirm_reruns) {
       std::string said = "the order " + join(order) + " gave the same outcome in " + std::to_string(agreeing) +
-                         " of " + std::to_string(options_.confirm_reruns) + " reruns";
+                         " of " + std::to_string(s_.options.confirm_reruns) + " reruns";
       f.related.clear();
       if (victim) {
         // Its failing order and its passing run alone were both confirmed: order-dependent,
@@ -377,6 +188,7 @@ class OrderDetector {
     return {};
   }
 
+ private:
   // Tests of one polluter mostly share it: when another test of the same role was minimised to a
   // single test that is in this prefix, that one is probed first. If it gives the outcome, it is
   // minimal here too (without it the test runs alone, which classification saw pass for a
@@ -385,14 +197,14 @@ class OrderDetector {
   template <class Probe>
   util::Result<std::optional<Minimised>> shared_single(const std::string& test, const Finding& f,
                                                        const std::vector<std::string>& prefix, Probe& probe) {
-    for (const auto& other : candidates_) {
-      const Finding& g = findings_[other];
+    for (const auto& other : s_.candidates) {
+      const Finding& g = s_.findings[other];
       if (other == test || g.kind != f.kind || !g.minimal || g.related.size() != 1) continue;
       auto at = std::find(prefix.begin(), prefix.end(), g.related.front());
       if (at == prefix.end()) continue;
       auto gives = probe({static_cast<size_t>(at - prefix.begin())});
       if (!gives) {
-        if (auto r = note(gives.error()); !r) return std::unexpected(r.error());
+        if (auto r = s_.note(gives.error()); !r) return std::unexpected(r.error());
         return std::nullopt;
       }
       if (!*gives) return std::nullopt;
@@ -401,38 +213,35 @@ class OrderDetector {
     return std::nullopt;
   }
 
-  // Phases 2 to 4 for one batch of candidates.
-  util::Result<void> follow(const std::vector<std::string>& batch) {
-    if (auto r = confirm(batch); !r) return r;
-    if (auto r = classify(batch); !r) return r;
-    for (const auto& test : batch) {
-      Finding& f = findings_[test];
-      if (f.kind == Finding::Kind::victim || f.kind == Finding::Kind::brittle)
-        if (auto r = minimise(test, f); !r) return r;
-    }
-    return {};
-  }
+  OrderState& s_;
+};
+
+// Phase 5: tests that, run between a victim's polluters and the victim, make it pass.
+class CleanerFinder {
+ public:
+  explicit CleanerFinder(OrderState& s) : s_(s) {}
 
   // Phase 5 for every victim whose cleaners were not searched yet, in the order found.
   util::Result<void> search_all_cleaners() {
-    if (!options_.find_cleaners) return {};
-    for (const auto& test : candidates_) {
-      Finding& f = findings_[test];
+    if (!s_.options.find_cleaners) return {};
+    for (const auto& test : s_.candidates) {
+      Finding& f = s_.findings[test];
       if (f.kind != Finding::Kind::victim || f.cleaner_search != Finding::CleanerSearch::not_run) continue;
-      if (stopped_) return {};
+      if (s_.stopped) return {};
       auto r = search_cleaners(test, f);
       if (!r) return r;
-      f.cleaner_search = stopped_ ? Finding::CleanerSearch::cut_short : Finding::CleanerSearch::done;
+      f.cleaner_search = s_.stopped ? Finding::CleanerSearch::cut_short : Finding::CleanerSearch::done;
     }
     return {};
   }
 
+ private:
   // Phase 5: cleaners by group testing: polluters, then a group of other tests, then the
   // victim; if the victim passes, the group holds a cleaner, so split it and look deeper.
   // Victims of the same polluters mostly share their cleaners: those found for an earlier
   // one are tried first, one run each, and the search runs only when none of them cleans.
   util::Result<void> search_cleaners(const std::string& test, Finding& f) {
-    if (stopped_) return {};
+    if (s_.stopped) return {};
     // The polluter runs in one run of the victim's class with it; any test of another class put
     // between them splits that class, whose setup (@BeforeClass, @BeforeAll) then runs again for
     // the victim. Control first: the polluter, then the victim in a new run of its class. If that
@@ -443,23 +252,23 @@ class OrderDetector {
       control.tests.push_back(test);
       control.class_run_starts = {f.related.size()};
       control.purpose = "cleaner control for " + test + ": its class runs again after " + f.related.back();
-      auto made = runner_.run(std::move(control), false);
-      if (!made) return note(made.error());
-      const auto& ran = runner_.at(made->front());
+      auto made = s_.runner.run(std::move(control), false);
+      if (!made) return s_.note(made.error());
+      const auto& ran = s_.runner.at(made->front());
       if (ran.report.outcome_at(ran.spec.tests.size() - 1) == Outcome::pass) {
         f.class_run_cleans = true;
         return {};
       }
     }
-    for (const auto& other : candidates_) {
-      const Finding& g = findings_[other];
+    for (const auto& other : s_.candidates) {
+      const Finding& g = s_.findings[other];
       if (other == test || g.kind != Finding::Kind::victim || g.related != f.related || g.cleaners.empty()) continue;
       for (const auto& c : g.cleaners) {
         auto order = f.related;
         order.push_back(c);
         order.push_back(test);
-        auto o = runner_.outcome_after(order, "cleaner of " + other + " tried for " + test);
-        if (!o) return note(o.error());
+        auto o = s_.runner.outcome_after(order, "cleaner of " + other + " tried for " + test);
+        if (!o) return s_.note(o.error());
         if (o->outcome == Outcome::pass) f.cleaners.push_back(c);
       }
       if (!f.cleaners.empty()) {
@@ -475,16 +284,16 @@ class OrderDetector {
     std::set<std::string> exclude(f.related.begin(), f.related.end());
     exclude.insert(test);
     std::vector<std::string> pool;
-    for (const auto& t : tests_)
+    for (const auto& t : s_.tests)
       if (!exclude.count(t)) pool.push_back(t);
     std::function<util::Result<void>(const std::vector<std::string>&)> search =
         [&](const std::vector<std::string>& group) -> util::Result<void> {
-      if (group.empty() || static_cast<int>(f.cleaners.size()) >= options_.max_cleaners) return {};
+      if (group.empty() || static_cast<int>(f.cleaners.size()) >= s_.options.max_cleaners) return {};
       auto order = f.related;
       order.insert(order.end(), group.begin(), group.end());
       order.push_back(test);
-      auto o = runner_.outcome_after(order, "cleaner search for " + test);
-      if (!o) return note(o.error());
+      auto o = s_.runner.outcome_after(order, "cleaner search for " + test);
+      if (!o) return s_.note(o.error());
       if (o->outcome != Outcome::pass) return {};
       if (group.size() == 1) {
         f.cleaners.push_back(group[0]);
@@ -492,25 +301,24 @@ class OrderDetector {
       }
       size_t half = group.size() / 2;
       if (auto r = search({group.begin(), group.begin() + static_cast<long>(half)}); !r) return r;
-      if (stopped_) return {};
+      if (s_.stopped) return {};
       return search({group.begin() + static_cast<long>(half), group.end()});
     };
     if (auto r = search(pool); !r) return r;
     return check_cleaning_class(test, f);
   }
-
   // Cleaners that are all tests of one other class may be that class's setup (@BeforeClass,
   // @Before) rather than the tests: one more run puts a test of that class that was not found
   // (the search stops at max_cleaners) between the polluters and the victim. When it cleans too,
   // or the class has no other test, the verdict names the class (details.cleaning_class).
   util::Result<void> check_cleaning_class(const std::string& test, Finding& f) {
-    if (f.cleaners.size() < 2 || stopped_) return {};
+    if (f.cleaners.size() < 2 || s_.stopped) return {};
     const std::string cls(class_of(f.cleaners.front()));
     if (cls == class_of(test)) return {};
     for (const auto& c : f.cleaners)
       if (class_of(c) != cls) return {};
     std::vector<std::string> others;
-    for (const auto& t : tests_)
+    for (const auto& t : s_.tests)
       if (class_of(t) == cls && t != test && std::find(f.cleaners.begin(), f.cleaners.end(), t) == f.cleaners.end() &&
           std::find(f.related.begin(), f.related.end(), t) == f.related.end())
         others.push_back(t);
@@ -518,8 +326,8 @@ class OrderDetector {
       auto order = f.related;
       order.push_back(others.front());
       order.push_back(test);
-      auto o = runner_.outcome_after(order, "cleaner class check for " + test + ": another test of " + cls);
-      if (!o) return note(o.error());
+      auto o = s_.runner.outcome_after(order, "cleaner class check for " + test + ": another test of " + cls);
+      if (!o) return s_.note(o.error());
       if (o->outcome != Outcome::pass) return {};
     }
     f.cleaning_class = cls;
@@ -527,113 +335,346 @@ class OrderDetector {
     return {};
   }
 
-  std::vector<core::Verdict> verdicts() const {
+  OrderState& s_;
+};
+
+// The verdicts of technique `order`, one per test, from what the phases concluded.
+class OrderVerdicts {
+ public:
+  OrderVerdicts(const OrderState& s, const std::optional<PairCoverage>& coverage) : s_(s), coverage_(coverage) {}
+
+  std::vector<core::Verdict> all() const {
     std::vector<core::Verdict> out;
-    // How much of the pair space the detection orders reached, on every verdict: a victim
-    // whose polluter was never right before it can hide in the rest.
-    auto with_coverage = [&](core::Verdict v) {
-      if (coverage_) {
-        v.evidence.details["pair_coverage"] = std::to_string(coverage_->covered) + "/" + std::to_string(coverage_->total);
-        v.evidence.details["related_pair_coverage"] =
-            std::to_string(coverage_->related_covered) + "/" + std::to_string(coverage_->related_total);
-      }
-      return v;
-    };
-    for (const auto& t : tests_) {
-      auto it = findings_.find(t);
-      if (it == findings_.end()) {
-        out.push_back(with_coverage(plain_verdict(runner_, t, "order")));
-        continue;
-      }
-      const Finding& f = it->second;
-      core::Verdict v;
-      v.test = t;
-      v.technique = "order";
-      v.runs = count_runs(runner_, t);
-      v.evidence.failures = failure_groups(runner_, t);
-      v.verdict = core::VerdictKind::flaky;
-      auto& e = v.evidence;
-      e.reason = f.reason.empty() ? "outcome changed between orders; not confirmed (" +
-                                        (stopped_ ? stopped_->message : std::string("stopped")) + ")"
-                                  : f.reason;
-      e.details["detected_in"] = runner_.at(f.detected_in).spec.purpose;
-      if (runner_.at(f.detected_in).spec.seed != 0)
-        e.details["order_seed"] = std::to_string(runner_.at(f.detected_in).spec.seed);
-      switch (f.kind) {
-        case Finding::Kind::victim:
-        case Finding::Kind::brittle: {
-          bool victim = f.kind == Finding::Kind::victim;
-          v.category = core::Category::order_dependent;
-          e.role = victim ? "victim" : "brittle";
-          e.reproducer = f.reproducer;
-          e.passing_order = f.passing_order;
-          e.related = f.related;
-          e.related.insert(e.related.end(), f.cleaners.begin(), f.cleaners.end());
-          e.details[victim ? "polluters" : "state_setters"] = join(f.related);
-          if (victim && options_.find_cleaners) {
-            e.details["cleaners"] = join(f.cleaners);
-            if (!f.cleaners_from.empty()) e.details["cleaners_from"] = f.cleaners_from;
-            if (f.cleaner_search != Finding::CleanerSearch::done)
-              e.details["cleaners_unsearched"] = std::string(f.cleaner_search == Finding::CleanerSearch::cut_short ? "cut short: " : "") +
-                                                 (stopped_ ? stopped_->message : std::string("not reached"));
-          }
-          e.details["minimisation_runs"] = std::to_string(f.minimisation_probes);
-          e.details["minimal"] = f.minimal ? "true" : "false";
-          e.reason = victim ? "passes alone and fails after " + join(f.related)
-                            : "fails alone and passes after " + join(f.related);
-          if (!f.cleaners.empty()) e.reason += "; cleaners: " + join(f.cleaners);
-          if (!f.cleaners_from.empty()) e.reason += " (found for " + f.cleaners_from + ", which has the same polluters)";
-          if (!f.cleaning_class.empty()) {
-            e.details["cleaning_class"] = f.cleaning_class;
-            e.reason += "; every test of " + f.cleaning_class + " tried (" + std::to_string(f.cleaning_class_tried) +
-                        ") cleans: the class's setup (@BeforeClass, @Before) may be what cleans";
-          }
-          if (victim && options_.find_cleaners && f.cleaner_search != Finding::CleanerSearch::done)
-            e.reason += std::string(f.cleaner_search == Finding::CleanerSearch::cut_short ? "; cleaner search cut short ("
-                                                                                            : "; cleaners not searched (") +
-                        (stopped_ ? stopped_->message : std::string("not reached")) + ")";
-          if (f.class_run_cleans) {
-            e.details["class_run_cleans"] = "true";
-            e.reason += "; it passes when its class runs again after the polluter (the class's setup resets the state), so a test "
-                        "of another class between them is no cleaner";
-          }
-          if (!f.minimal) e.reason += " (not fully minimised: " + (stopped_ ? stopped_->message : std::string()) + ")";
-          break;
-        }
-        case Finding::Kind::not_order_dependent:
-          v.category = core::Category::unknown;
-          e.reproducer = f.reproducer;
-          e.passing_order = f.passing_order;
-          break;
-        case Finding::Kind::pending:
-        case Finding::Kind::order_dependent:
-        case Finding::Kind::unconfirmed: {
-          // Pass and failure both observed in different orders; no role (budget, crash).
-          v.category = f.kind == Finding::Kind::order_dependent ? core::Category::order_dependent
-                                                                : core::Category::unknown;
-          auto fail = shortest(t, true);
-          auto pass = shortest(t, false);
-          e.reproducer = prefix_of(runner_.at(fail->run), fail->pos + 1);
-          e.passing_order = prefix_of(runner_.at(pass->run), pass->pos + 1);
-          break;
-        }
-      }
-      if (f.failing_run) e.failing_run = runner_.at(*f.failing_run).id;
-      if (f.passing_run) e.passing_run = runner_.at(*f.passing_run).id;
-      if (!e.failing_run) e.failing_run = runner_.at(shortest(t, true)->run).id;
-      if (!e.passing_run) e.passing_run = runner_.at(shortest(t, false)->run).id;
-      out.push_back(with_coverage(std::move(v)));
+    for (const auto& t : s_.tests) {
+      auto it = s_.findings.find(t);
+      out.push_back(with_coverage(it == s_.findings.end() ? plain_verdict(s_.runner, t, "order") : of(t, it->second)));
     }
     return out;
   }
 
+ private:
+  // How much of the pair space the detection orders reached, on every verdict: a victim
+  // whose polluter was never right before it can hide in the rest.
+  core::Verdict with_coverage(core::Verdict v) const {
+    if (coverage_) {
+      v.evidence.details["pair_coverage"] = std::to_string(coverage_->covered) + "/" + std::to_string(coverage_->total);
+      v.evidence.details["related_pair_coverage"] =
+          std::to_string(coverage_->related_covered) + "/" + std::to_string(coverage_->related_total);
+    }
+    return v;
+  }
+
+  // The verdict of a test with a finding (a candidate).
+  core::Verdict of(const std::string& t, const Finding& f) const {
+    core::Verdict v;
+    v.test = t;
+    v.technique = "order";
+    v.runs = count_runs(s_.runner, t);
+    v.evidence.failures = failure_groups(s_.runner, t);
+    v.verdict = core::VerdictKind::flaky;
+    auto& e = v.evidence;
+    e.reason = f.reason.empty() ? "outcome changed between orders; not confirmed (" +
+                                      (s_.stopped ? s_.stopped->message : std::string("stopped")) + ")"
+                                : f.reason;
+    e.details["detected_in"] = s_.runner.at(f.detected_in).spec.purpose;
+    if (s_.runner.at(f.detected_in).spec.seed != 0)
+      e.details["order_seed"] = std::to_string(s_.runner.at(f.detected_in).spec.seed);
+    switch (f.kind) {
+      case Finding::Kind::victim:
+      case Finding::Kind::brittle:
+        explain_role(f, v);
+        break;
+      case Finding::Kind::not_order_dependent:
+        v.category = core::Category::unknown;
+        e.reproducer = f.reproducer;
+        e.passing_order = f.passing_order;
+        break;
+      case Finding::Kind::pending:
+      case Finding::Kind::order_dependent:
+      case Finding::Kind::unconfirmed: {
+        // Pass and failure both observed in different orders; no role (budget, crash).
+        v.category = f.kind == Finding::Kind::order_dependent ? core::Category::order_dependent
+                                                              : core::Category::unknown;
+        auto fail = s_.shortest(t, true);
+        auto pass = s_.shortest(t, false);
+        e.reproducer = prefix_of(s_.runner.at(fail->run), fail->pos + 1);
+        e.passing_order = prefix_of(s_.runner.at(pass->run), pass->pos + 1);
+        break;
+      }
+    }
+    if (f.failing_run) e.failing_run = s_.runner.at(*f.failing_run).id;
+    if (f.passing_run) e.passing_run = s_.runner.at(*f.passing_run).id;
+    if (!e.failing_run) e.failing_run = s_.runner.at(s_.shortest(t, true)->run).id;
+    if (!e.passing_run) e.passing_run = s_.runner.at(s_.shortest(t, false)->run).id;
+    return v;
+  }
+
+  // A victim or brittle test: its role, the tests that decide its outcome, its cleaners, and
+  // how far the minimisation and the cleaner search got.
+  void explain_role(const Finding& f, core::Verdict& v) const {
+    auto& e = v.evidence;
+    bool victim = f.kind == Finding::Kind::victim;
+    v.category = core::Category::order_dependent;
+    e.role = victim ? "victim" : "brittle";
+    e.reproducer = f.reproducer;
+    e.passing_order = f.passing_order;
+    e.related = f.related;
+    e.related.insert(e.related.end(), f.cleaners.begin(), f.cleaners.end());
+    e.details[victim ? "polluters" : "state_setters"] = join(f.related);
+    if (victim && s_.options.find_cleaners) {
+      e.details["cleaners"] = join(f.cleaners);
+      if (!f.cleaners_from.empty()) e.details["cleaners_from"] = f.cleaners_from;
+      if (f.cleaner_search != Finding::CleanerSearch::done)
+        e.details["cleaners_unsearched"] = std::string(f.cleaner_search == Finding::CleanerSearch::cut_short ? "cut short: " : "") +
+                                           (s_.stopped ? s_.stopped->message : std::string("not reached"));
+    }
+    e.details["minimisation_runs"] = std::to_string(f.minimisation_probes);
+    e.details["minimal"] = f.minimal ? "true" : "false";
+    e.reason = victim ? "passes alone and fails after " + join(f.related)
+                      : "fails alone and passes after " + join(f.related);
+    if (!f.cleaners.empty()) e.reason += "; cleaners: " + join(f.cleaners);
+    if (!f.cleaners_from.empty()) e.reason += " (found for " + f.cleaners_from + ", which has the same polluters)";
+    if (!f.cleaning_class.empty()) {
+      e.details["cleaning_class"] = f.cleaning_class;
+      e.reason += "; every test of " + f.cleaning_class + " tried (" + std::to_string(f.cleaning_class_tried) +
+                  ") cleans: the class's setup (@BeforeClass, @Before) may be what cleans";
+    }
+    if (victim && s_.options.find_cleaners && f.cleaner_search != Finding::CleanerSearch::done)
+      e.reason += std::string(f.cleaner_search == Finding::CleanerSearch::cut_short ? "; cleaner search cut short ("
+                                                                                      : "; cleaners not searched (") +
+                  (s_.stopped ? s_.stopped->message : std::string("not reached")) + ")";
+    if (f.class_run_cleans) {
+      e.details["class_run_cleans"] = "true";
+      e.reason += "; it passes when its class runs again after the polluter (the class's setup resets the state), so a test "
+                  "of another class between them is no cleaner";
+    }
+    if (!f.minimal) e.reason += " (not fully minimised: " + (s_.stopped ? s_.stopped->message : std::string()) + ")";
+  }
+
+  const OrderState& s_;
+  const std::optional<PairCoverage>& coverage_;
+};
+
+// Technique `order` in its phases: detection (1), confirmation (2), classification (3), then
+// Minimiser (4) and CleanerFinder (5); OrderVerdicts says what was found.
+class OrderDetector {
+ public:
+  OrderDetector(const core::TechniqueInput& input, core::RunLog& log, const OrderOptions& options)
+      : input_(input), s_(input, log, options) {}
+
+  util::Result<std::vector<core::Verdict>> run() {
+    if (s_.tests.empty()) return std::vector<core::Verdict>{};
+    if (auto r = detect(); !r) return std::unexpected(r.error());
+    // A test whose outcome changed only in the technique's own later runs (another test's
+    // confirmation, minimisation or cleaner search) is followed up the same way, for up to
+    // kFollowUpRounds more rounds while the budget lasts.
+    // Cleaners come last, once every candidate is classified and minimised: a budget that
+    // ends early cuts the cleaner search (which the verdict then says), not a classification.
+    std::vector<std::string> batch = s_.candidates;
+    for (int round = 0; !batch.empty() && round <= kFollowUpRounds; ++round) {
+      if (round > 0) util::logger("order")->info("order: {} more candidates from the technique's own runs", batch.size());
+      if (auto r = follow(batch); !r) return std::unexpected(r.error());
+      if (s_.stopped) break;
+      batch = new_candidates();  // details.detected_in names the run that showed each
+      if (batch.empty()) {       // the cleaner search's own runs may show more
+        if (auto r = CleanerFinder(s_).search_all_cleaners(); !r) return std::unexpected(r.error());
+        if (s_.stopped) break;
+        batch = new_candidates();
+      }
+      s_.candidates.insert(s_.candidates.end(), batch.begin(), batch.end());
+    }
+    if (auto r = CleanerFinder(s_).search_all_cleaners(); !r) return std::unexpected(r.error());
+    return OrderVerdicts(s_, coverage_).all();
+  }
+
+ private:
+  // Phase 1: original, reverse and random orders, one JVM each (or the runs handed over).
+  util::Result<void> detect() {
+    std::vector<size_t> detection;
+    if (!s_.options.observed.empty()) {
+      for (const auto& run : s_.options.observed) detection.push_back(s_.runner.adopt(run));
+    } else {
+      const int count = input_.budget.max_orders > 0 ? input_.budget.max_orders : default_order_count(s_.tests);
+      auto planned = plan_orders(s_.tests, input_.seed, count, same_package);
+      std::vector<core::RunSpec> specs;
+      for (auto& p : planned) {
+        core::RunSpec s;
+        s.tests = std::move(p.tests);
+        s.purpose = p.purpose;
+        s.seed = p.seed;
+        specs.push_back(std::move(s));
+      }
+      auto made = s_.runner.run_all(std::move(specs));
+      if (!made) return s_.note(made.error());
+      detection = std::move(*made);
+    }
+    // The pairs the detection orders that ran made consecutive (docs/order.md).
+    PairTracker pairs(s_.tests, same_package);
+    for (size_t r : detection) pairs.add(s_.runner.at(r).spec.tests);
+    coverage_ = pairs.coverage();
+    s_.candidates = new_candidates();
+    util::logger("order")->info("order: {} runs of {} tests, {} candidates", s_.runner.runs(), s_.tests.size(),
+                                s_.candidates.size());
+    return {};
+  }
+  // Tests not yet followed whose runs so far hold both a pass and a failure, in input order;
+  // each gets a finding detected in its shortest failing run. After detection these come from
+  // the orders the technique ran itself (confirmation, minimisation, cleaner search).
+  std::vector<std::string> new_candidates() {
+    std::vector<std::string> out;
+    auto obs = s_.runner.observations();
+    for (const auto& t : s_.tests) {
+      auto it = obs.find(t);
+      if (it == obs.end() || s_.findings.count(t)) continue;
+      bool passed = false, failed = false;
+      for (const auto& o : it->second) {
+        passed |= o.outcome == Outcome::pass;
+        failed |= core::is_failure(o.outcome);
+      }
+      if (!passed || !failed) continue;
+      if (!s_.options.only.empty() && std::find(s_.options.only.begin(), s_.options.only.end(), t) == s_.options.only.end())
+        continue;  // a suspect of someone else's (suite isolates one test at a time)
+      out.push_back(t);
+      s_.findings[t].detected_in = s_.shortest(t, true)->run;
+    }
+    return out;
+  }
+  // Phase 2: rerun each distinct failing order; order-dependent only if it fails every time.
+  util::Result<void> confirm(const std::vector<std::string>& batch) {
+    if (batch.empty()) return {};
+    std::map<size_t, std::vector<std::string>> by_run;  // failing run -> candidates
+    for (const auto& t : batch) by_run[s_.findings[t].detected_in].push_back(t);
+    std::vector<core::RunSpec> specs;
+    std::vector<size_t> source;
+    for (const auto& [r, ts] : by_run) {
+      // Only the tests up to the last candidate matter: later ones cannot change its outcome.
+      size_t last = 0;
+      const auto& order = s_.runner.at(r).spec.tests;
+      for (size_t i = 0; i < order.size(); ++i)
+        if (std::find(ts.begin(), ts.end(), order[i]) != ts.end()) last = i;
+      for (int k = 0; k < s_.options.confirm_reruns; ++k) {
+        core::RunSpec s = s_.runner.at(r).spec;
+        s.tests.resize(last + 1);
+        s.purpose = "confirm " + std::to_string(k + 1) + ": rerun of " + s_.runner.at(r).spec.purpose;
+        specs.push_back(std::move(s));
+        source.push_back(r);
+      }
+    }
+    auto made = s_.runner.run_all(specs);
+    if (!made) return s_.note(made.error());
+    for (const auto& t : batch) {
+      Finding& f = s_.findings[t];
+      size_t r = f.detected_in;
+      size_t pos = 0;
+      for (size_t i = 0; i < s_.runner.at(r).spec.tests.size(); ++i)
+        if (s_.runner.at(r).spec.tests[i] == t) pos = i;
+      int fails = 0, reruns = 0;
+      std::optional<size_t> passed_in;
+      for (size_t k = 0; k < made->size() && k < specs.size(); ++k) {
+        if (source[k] != r) continue;
+        ++reruns;
+        auto o = s_.runner.at((*made)[k]).report.outcome_at(pos);
+        if (core::is_failure(o)) ++fails;
+        if (o == Outcome::pass && !passed_in) passed_in = (*made)[k];
+      }
+      if (passed_in) {
+        f.kind = Finding::Kind::not_order_dependent;
+        f.failing_run = r;
+        f.passing_run = passed_in;
+        f.reproducer = prefix_of(s_.runner.at(r), pos + 1);
+        f.passing_order = f.reproducer;
+        f.reason = "failed in " + s_.runner.at(r).spec.purpose + " and passed when the same order was rerun: "
+                   "flaky, but not order-dependent";
+      } else if (reruns == s_.options.confirm_reruns && fails == reruns) {
+        f.kind = Finding::Kind::order_dependent;
+        f.reason = "failed again in " + std::to_string(reruns) + " reruns of " + s_.runner.at(r).spec.purpose;
+      } else {
+        f.kind = Finding::Kind::unconfirmed;
+        f.reason = "outcome changed between orders; the failing order could not be rerun (" +
+                   (s_.stopped ? s_.stopped->message : std::string("infrastructure failure")) + ")";
+      }
+    }
+    return {};
+  }
+  // Phase 3: each order-dependent candidate alone in a fresh JVM, confirm_reruns + 1 times
+  // (reusing runs where it was first), then victim (passes every time alone) or brittle
+  // (fails every time alone). A test that both passes and fails alone is flaky, but its order
+  // does not decide its outcome: no order-dependent category for it.
+  util::Result<void> classify(const std::vector<std::string>& batch) {
+    const size_t wanted = static_cast<size_t>(s_.options.confirm_reruns) + 1;
+    std::map<std::string, std::vector<size_t>> alone;  // test -> history indices where it ran first
+    std::vector<core::RunSpec> specs;
+    std::vector<std::string> spec_test;
+    for (const auto& t : batch) {
+      if (s_.findings[t].kind != Finding::Kind::order_dependent) continue;
+      auto& runs = alone[t];
+      for (size_t r = 0; r < s_.runner.history().size() && runs.size() < wanted; ++r) {
+        const auto& run = s_.runner.at(r);
+        if (!run.spec.tests.empty() && run.spec.tests[0] == t && core::is_observation(run.report.outcome_at(0)))
+          runs.push_back(r);
+      }
+      for (size_t k = runs.size(); k < wanted; ++k) {
+        core::RunSpec s;
+        s.tests = {t};
+        s.purpose = "alone " + std::to_string(k + 1) + ": " + t;
+        specs.push_back(std::move(s));
+        spec_test.push_back(t);
+      }
+    }
+    if (!specs.empty()) {
+      auto made = s_.runner.run_all(specs);
+      if (!made) {
+        if (auto r = s_.note(made.error()); !r) return r;
+      } else {
+        for (size_t k = 0; k < made->size() && k < spec_test.size(); ++k)
+          if (core::is_observation(s_.runner.at((*made)[k]).report.outcome_at(0))) alone[spec_test[k]].push_back((*made)[k]);
+      }
+    }
+    for (const auto& t : batch) {
+      Finding& f = s_.findings[t];
+      if (f.kind != Finding::Kind::order_dependent) continue;
+      const auto& runs = alone[t];
+      std::optional<size_t> passed, failed;
+      for (size_t r : runs) {
+        auto o = s_.runner.at(r).report.outcome_at(0);
+        if (o == Outcome::pass && !passed) passed = r;
+        if (core::is_failure(o) && !failed) failed = r;
+      }
+      if (passed && failed) {
+        f.kind = Finding::Kind::not_order_dependent;
+        f.failing_run = failed;
+        f.passing_run = passed;
+        f.reproducer = {t};
+        f.passing_order = {t};
+        f.reason = "failed and passed when run alone: flaky, but not decided by the tests before it";
+      } else if (runs.size() < wanted) {
+        f.reason += "; it ran alone " + std::to_string(runs.size()) + " of " + std::to_string(wanted) + " times (" +
+                    (s_.stopped ? s_.stopped->message : std::string("infrastructure failure")) + ")";
+      } else if (passed) {
+        f.kind = Finding::Kind::victim;
+        f.passing_run = passed;
+        f.passing_order = {t};
+      } else {
+        f.kind = Finding::Kind::brittle;
+        f.failing_run = failed;
+        f.reproducer = {t};
+      }
+    }
+    return {};
+  }
+  // Phases 2 to 4 for one batch of candidates.
+  util::Result<void> follow(const std::vector<std::string>& batch) {
+    if (auto r = confirm(batch); !r) return r;
+    if (auto r = classify(batch); !r) return r;
+    for (const auto& test : batch) {
+      Finding& f = s_.findings[test];
+      if (f.kind == Finding::Kind::victim || f.kind == Finding::Kind::brittle)
+        if (auto r = Minimiser(s_).minimise(test, f); !r) return r;
+    }
+    return {};
+  }
   const core::TechniqueInput& input_;
-  OrderOptions options_;
-  BudgetedRuns runner_;
-  std::vector<std::string> tests_;
-  std::vector<std::string> candidates_;
-  std::map<std::string, Finding> findings_;
-  std::optional<util::Error> stopped_;
+  OrderState s_;
   std::optional<PairCoverage> coverage_;  // of the detection orders that ran
 };
 

@@ -124,9 +124,20 @@ std::vector<std::vector<size_t>> tuscan_rows(size_t m) {
   return rows;
 }
 
-std::vector<size_t> PairTracker::build_order(std::uint64_t seed, const std::vector<const std::vector<size_t>*>& rows) const {
+// Per class: its first and last test where an edge (or its Tuscan row) fixed them, and the
+// class after and before it in its chain; `none` where there is none.
+struct PairTracker::Chains {
+  std::vector<size_t> first, last, succ, pred;
+};
+
+PairTracker::Chains PairTracker::chain_classes(std::uint64_t seed, const std::vector<const std::vector<size_t>*>& rows) const {
   size_t n = members_.size();
-  std::vector<size_t> first(n, none), last(n, none), succ(n, none), pred(n, none);
+  Chains chains{std::vector<size_t>(n, none), std::vector<size_t>(n, none), std::vector<size_t>(n, none),
+                std::vector<size_t>(n, none)};
+  auto& first = chains.first;
+  auto& last = chains.last;
+  auto& succ = chains.succ;
+  auto& pred = chains.pred;
   for (size_t c = 0; c < n; ++c)
     if (rows[c]) first[c] = rows[c]->front(), last[c] = rows[c]->back();
 
@@ -156,67 +167,75 @@ std::vector<size_t> PairTracker::build_order(std::uint64_t seed, const std::vect
     for (size_t d = 0; d < n; ++d)
       if (c != d)
         if (auto e = best(c, d); e.score > 0) queue.push(e);
-  Dsu chains(n);
+  Dsu dsu(n);
   while (!queue.empty()) {
     Edge e = queue.top();
     queue.pop();
     size_t c = e.from_class, d = e.to_class;
-    if (succ[c] != none || pred[d] != none || chains.find(c) == chains.find(d)) continue;
+    if (succ[c] != none || pred[d] != none || dsu.find(c) == dsu.find(d)) continue;
     Edge now = best(c, d);
     if (now.a != e.a || now.b != e.b || now.score != e.score) {
       if (now.score > 0) queue.push(now);  // endpoints fixed since: take its place again
       continue;
     }
     succ[c] = d, pred[d] = c, last[c] = e.a, first[d] = e.b;
-    chains.parent[chains.find(c)] = chains.find(d);
+    dsu.parent[dsu.find(c)] = dsu.find(d);
   }
+  return chains;
+}
 
-  // Chains in a seeded order.
-  std::vector<size_t> heads;
-  for (size_t c = 0; c < n; ++c)
-    if (pred[c] == none) heads.push_back(c);
-  Rng rng(seed);
-  for (size_t i = heads.size(); i > 1; --i) std::swap(heads[i - 1], heads[rng.below(i)]);
-
-  std::vector<size_t> order;
-  order.reserve(tests_.size());
-  std::vector<bool> used(tests_.size(), false);
+// Inside a class: from its first to its last method, an uncovered pair at each step if
+// any; among equals, the method with more uncovered pairs left to continue from.
+void PairTracker::walk_class(size_t c, std::uint64_t seed, const std::vector<const std::vector<size_t>*>& rows,
+                             const Chains& chains, std::vector<bool>& used, std::vector<size_t>& order) const {
+  if (rows[c]) {
+    order.insert(order.end(), rows[c]->begin(), rows[c]->end());
+    return;
+  }
   auto uncovered_out = [&](size_t x, size_t c) {
     size_t k = 0;
     for (size_t y : members_[c])
       if (y != x && !used[y] && !pair_[x][y]) ++k;
     return k;
   };
-  // Inside a class: from its first to its last method, an uncovered pair at each step if
-  // any; among equals, the method with more uncovered pairs left to continue from.
-  auto walk = [&](size_t c) {
-    if (rows[c]) {
-      order.insert(order.end(), rows[c]->begin(), rows[c]->end());
-      return;
+  const auto& m = members_[c];
+  size_t left = m.size();
+  auto pick = [&](std::optional<size_t> from) {
+    size_t chosen = none;
+    std::tuple<bool, size_t, std::uint64_t> key_best{};
+    for (size_t x : m) {
+      if (used[x] || (x == chains.last[c] && left > 1)) continue;
+      std::tuple<bool, size_t, std::uint64_t> key{from ? !pair_[*from][x] : true, uncovered_out(x, c),
+                                                  jitter(seed, from.value_or(x), x)};
+      if (chosen == none || key_best < key) chosen = x, key_best = key;
     }
-    const auto& m = members_[c];
-    size_t left = m.size();
-    auto pick = [&](std::optional<size_t> from) {
-      size_t chosen = none;
-      std::tuple<bool, size_t, std::uint64_t> key_best{};
-      for (size_t x : m) {
-        if (used[x] || (x == last[c] && left > 1)) continue;
-        std::tuple<bool, size_t, std::uint64_t> key{from ? !pair_[*from][x] : true, uncovered_out(x, c),
-                                                    jitter(seed, from.value_or(x), x)};
-        if (chosen == none || key_best < key) chosen = x, key_best = key;
-      }
-      return chosen;
-    };
-    size_t cur = first[c] != none ? first[c] : pick(std::nullopt);
-    for (;;) {
-      used[cur] = true;
-      order.push_back(cur);
-      if (--left == 0) break;
-      cur = pick(cur);
-    }
+    return chosen;
   };
+  size_t cur = chains.first[c] != none ? chains.first[c] : pick(std::nullopt);
+  for (;;) {
+    used[cur] = true;
+    order.push_back(cur);
+    if (--left == 0) break;
+    cur = pick(cur);
+  }
+}
+
+std::vector<size_t> PairTracker::build_order(std::uint64_t seed, const std::vector<const std::vector<size_t>*>& rows) const {
+  const Chains chains = chain_classes(seed, rows);
+  size_t n = members_.size();
+
+  // Chains in a seeded order.
+  std::vector<size_t> heads;
+  for (size_t c = 0; c < n; ++c)
+    if (chains.pred[c] == none) heads.push_back(c);
+  Rng rng(seed);
+  for (size_t i = heads.size(); i > 1; --i) std::swap(heads[i - 1], heads[rng.below(i)]);
+
+  std::vector<size_t> order;
+  order.reserve(tests_.size());
+  std::vector<bool> used(tests_.size(), false);
   for (size_t h : heads)
-    for (size_t c = h; c != none; c = succ[c]) walk(c);
+    for (size_t c = h; c != none; c = chains.succ[c]) walk_class(c, seed, rows, chains, used, order);
   return order;
 }
 

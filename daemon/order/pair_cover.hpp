@@ -70,6 +70,11 @@ class PairTracker {
   // `rows`: per class, the Tuscan row it runs in this order (fixes its first and last
   // method), or nullptr once its rows are spent (then the greedy walk).
   std::vector<size_t> build_order(std::uint64_t seed, const std::vector<const std::vector<size_t>*>& rows) const;
+  // The classes joined into chains by the best edges between them (pair_cover.cpp).
+  struct Chains;
+  Chains chain_classes(std::uint64_t seed, const std::vector<const std::vector<size_t>*>& rows) const;
+  void walk_class(size_t c, std::uint64_t seed, const std::vector<const std::vector<size_t>*>& rows, const Chains& chains,
+                  std::vector<bool>& used, std::vector<size_t>& order) const;
   void mark(size_t a, size_t b);
 
   std::vector<std::string> tests_;

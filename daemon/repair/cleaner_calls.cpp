@@ -118,78 +118,101 @@ util::Result<std::vector<classfile::ResetCandidate>> reset_methods(const Pollute
   return classfile::find_reset_candidates(all, {internal_name(field.owner), field.name, field.descriptor});
 }
 
-std::vector<Call> candidate_calls(const PollutedField& field, const std::vector<classfile::ResetCandidate>& resets,
-                                  const ClassFiles& classes, const classfile::Literals& literals, std::size_t max_calls) {
-  // The types the field's value has: its class and superclasses, and the declared type.
-  std::set<std::string> value_types;
-  for (const auto* c : chain(internal_name(field.value_class), classes)) value_types.insert(c->name);
-  if (auto declared = classfile::descriptor_class(field.descriptor)) value_types.insert(*declared);
+namespace {
 
-  auto options_for = [&](const std::string& p) {
-    std::vector<Arg> out;
-    auto add = [&](Arg a) {
-      if (std::find(out.begin(), out.end(), a) == out.end()) out.push_back(std::move(a));
-    };
-    switch (p[0]) {
-      case 'I': case 'S': case 'B': case 'C':
-        for (std::size_t i = 0; i < literals.ints.size() && i < 3; ++i) add({Arg::Kind::int_, literals.ints[i], "", p});
-        add({Arg::Kind::int_, 0, "", p});
-        return out;
-      case 'J':
-        for (std::size_t i = 0; i < literals.longs.size() && i < 3; ++i) add({Arg::Kind::long_, literals.longs[i]});
-        add({Arg::Kind::long_, 0});
-        return out;
-      case 'Z':
-        add({Arg::Kind::boolean, 0});
-        add({Arg::Kind::boolean, 1});
-        return out;
-      case 'F': case 'D': return out;  // no float literals are mined: such methods are left out
-      default: break;
-    }
-    auto cls = classfile::descriptor_class(p);
-    if (cls && value_types.contains(*cls)) add({Arg::Kind::original, 0, "", p});
-    if (jdk_default_for(p)) add({Arg::Kind::jdk_default, 0, "", p});
-    if (cls && (*cls == "java/lang/String" || *cls == "java/lang/Object" || *cls == "java/lang/CharSequence"))
-      for (std::size_t i = 0; i < literals.strings.size() && i < 6; ++i) add({Arg::Kind::string, 0, literals.strings[i]});
-    if (cls && is_enum(*cls, classes)) {
-      const auto& e = classes.at(*cls);
-      for (const auto& f : e.fields)
-        if (f.access_flags & classfile::access::enum_) add({Arg::Kind::enum_constant, 0, f.name, binary_name(*cls)});
-    }
-    add({Arg::Kind::null, 0, "", p});
-    return out;
+// The calls candidate_calls() ranks: for each method, up to 6 argument lists from the
+// options for each parameter type, ranked by what the method is and by its arity.
+class CandidateList {
+ public:
+  CandidateList(const PollutedField& field, const ClassFiles& classes, const classfile::Literals& literals)
+      : field_(field), classes_(classes), literals_(literals) {
+    // The types the field's value has: its class and superclasses, and the declared type.
+    for (const auto* c : chain(internal_name(field.value_class), classes)) value_types_.insert(c->name);
+    if (auto declared = classfile::descriptor_class(field.descriptor)) value_types_.insert(*declared);
+  }
+
+  void add_resets(const std::vector<classfile::ResetCandidate>& resets);
+  void add_value_mutators();
+  std::vector<Call> best(std::size_t max_calls);
+
+ private:
+  std::vector<Arg> options_for(const std::string& p) const;
+  void add_method(const std::string& owner, const std::string& name, const std::string& desc, bool on_value, int rank,
+                  const std::string& why, const std::string& getter = {});
+
+  const PollutedField& field_;
+  const ClassFiles& classes_;
+  const classfile::Literals& literals_;
+  std::set<std::string> value_types_;
+  std::vector<Ranked> ranked_;
+  std::set<std::tuple<std::string, std::string, std::string>> seen_;
+};
+
+// The arguments tried for a parameter of type `p`; none for float and double parameters.
+std::vector<Arg> CandidateList::options_for(const std::string& p) const {
+  std::vector<Arg> out;
+  auto add = [&](Arg a) {
+    if (std::find(out.begin(), out.end(), a) == out.end()) out.push_back(std::move(a));
   };
+  switch (p[0]) {
+    case 'I': case 'S': case 'B': case 'C':
+      for (std::size_t i = 0; i < literals_.ints.size() && i < 3; ++i) add({Arg::Kind::int_, literals_.ints[i], "", p});
+      add({Arg::Kind::int_, 0, "", p});
+      return out;
+    case 'J':
+      for (std::size_t i = 0; i < literals_.longs.size() && i < 3; ++i) add({Arg::Kind::long_, literals_.longs[i]});
+      add({Arg::Kind::long_, 0});
+      return out;
+    case 'Z':
+      add({Arg::Kind::boolean, 0});
+      add({Arg::Kind::boolean, 1});
+      return out;
+    case 'F': case 'D': return out;  // no float literals are mined: such methods are left out
+    default: break;
+  }
+  auto cls = classfile::descriptor_class(p);
+  if (cls && value_types_.contains(*cls)) add({Arg::Kind::original, 0, "", p});
+  if (jdk_default_for(p)) add({Arg::Kind::jdk_default, 0, "", p});
+  if (cls && (*cls == "java/lang/String" || *cls == "java/lang/Object" || *cls == "java/lang/CharSequence"))
+    for (std::size_t i = 0; i < literals_.strings.size() && i < 6; ++i) add({Arg::Kind::string, 0, literals_.strings[i]});
+  if (cls && is_enum(*cls, classes_)) {
+    const auto& e = classes_.at(*cls);
+    for (const auto& f : e.fields)
+      if (f.access_flags & classfile::access::enum_) add({Arg::Kind::enum_constant, 0, f.name, binary_name(*cls)});
+  }
+  add({Arg::Kind::null, 0, "", p});
+  return out;
+}
 
-  std::vector<Ranked> ranked;
-  std::set<std::tuple<std::string, std::string, std::string>> seen;
-  auto add_method = [&](const std::string& owner, const std::string& name, const std::string& desc, bool on_value,
-                        int rank, const std::string& why, const std::string& getter = {}) {
-    if (!seen.insert({owner, name, desc}).second) return;
-    auto params = parameters(desc);
-    if (!params || params->size() > 3) return;
-    std::vector<std::vector<Arg>> options;
-    for (const auto& p : *params) {
-      auto o = options_for(p);
-      if (o.empty()) return;
-      options.push_back(std::move(o));
+void CandidateList::add_method(const std::string& owner, const std::string& name, const std::string& desc, bool on_value,
+                               int rank, const std::string& why, const std::string& getter) {
+  if (!seen_.insert({owner, name, desc}).second) return;
+  auto params = parameters(desc);
+  if (!params || params->size() > 3) return;
+  std::vector<std::vector<Arg>> options;
+  for (const auto& p : *params) {
+    auto o = options_for(p);
+    if (o.empty()) return;
+    options.push_back(std::move(o));
+  }
+  // Up to 6 argument lists, varying the last argument fastest.
+  std::vector<std::size_t> pick(options.size(), 0);
+  for (int n = 0; n < 6; ++n) {
+    Call c{on_value, binary_name(owner), name, desc, {}, why, getter};
+    for (std::size_t i = 0; i < options.size(); ++i) c.args.push_back(options[i][pick[i]]);
+    ranked_.push_back({std::move(c), rank * 10 + static_cast<int>(options.size())});
+    std::size_t k = options.size();
+    while (k > 0) {
+      if (++pick[k - 1] < options[k - 1].size()) break;
+      pick[k - 1] = 0;
+      --k;
     }
-    // Up to 6 argument lists, varying the last argument fastest.
-    std::vector<std::size_t> pick(options.size(), 0);
-    for (int n = 0; n < 6; ++n) {
-      Call c{on_value, binary_name(owner), name, desc, {}, why, getter};
-      for (std::size_t i = 0; i < options.size(); ++i) c.args.push_back(options[i][pick[i]]);
-      ranked.push_back({std::move(c), rank * 10 + static_cast<int>(options.size())});
-      std::size_t k = options.size();
-      while (k > 0) {
-        if (++pick[k - 1] < options[k - 1].size()) break;
-        pick[k - 1] = 0;
-        --k;
-      }
-      if (k == 0) break;
-    }
-  };
+    if (k == 0) break;
+  }
+}
 
-  // 1. Methods that write the field or mutate its value.
+// 1. Methods that write the field or mutate its value.
+void CandidateList::add_resets(const std::vector<classfile::ResetCandidate>& resets) {
   for (const auto& r : resets) {
     if (r.method_name == "<init>" || (r.access_flags & classfile::access::private_)) continue;
     const bool is_static = (r.access_flags & classfile::access::static_) != 0;
@@ -200,11 +223,11 @@ std::vector<Call> candidate_calls(const PollutedField& field, const std::vector<
     // A method that only fills some value of the field's type, or only calls a reset, is a reset
     // only in the project or the field's own class: in the JDK, every class that fills some map
     // would count, and every getter that initialises a default lazily (DateFormat's).
-    const bool own_or_project = r.class_name == internal_name(field.owner) || is_project_class(binary_name(r.class_name));
+    const bool own_or_project = r.class_name == internal_name(field_.owner) || is_project_class(binary_name(r.class_name));
     if ((only(classfile::ResetKind::mutates_field_type) || only_calls) && !own_or_project) continue;
     std::string getter;
-    if (!is_static && !value_types.contains(r.class_name)) {
-      auto g = instance_getter(binary_name(r.class_name), classes);
+    if (!is_static && !value_types_.contains(r.class_name)) {
+      auto g = instance_getter(binary_name(r.class_name), classes_);
       if (!g) continue;
       getter = *g;
     }
@@ -216,13 +239,16 @@ std::vector<Call> candidate_calls(const PollutedField& field, const std::vector<
     if (only_calls) why = "calls " + binary_name(r.sites.front().call.owner) + "." + r.sites.front().call.name + ", which resets the field";
     add_method(r.class_name, r.method_name, r.method_descriptor, !is_static && getter.empty(), rank, why, getter);
   }
-  // 2. The value's own mutators, and methods of a project class that write its fields. A
-  // String or a boxed number has none, whatever its methods are called (`replace`).
+}
+
+// 2. The value's own mutators, and methods of a project class that write its fields. A
+// String or a boxed number has none, whatever its methods are called (`replace`).
+void CandidateList::add_value_mutators() {
   static const std::set<std::string> immutable{"java.lang.String", "java.lang.Integer", "java.lang.Long", "java.lang.Short",
                                                 "java.lang.Byte", "java.lang.Character", "java.lang.Boolean", "java.lang.Double",
                                                 "java.lang.Float"};
-  const bool mutable_value = !immutable.contains(field.value_class);
-  for (const auto* cls : mutable_value ? chain(internal_name(field.value_class), classes) : std::vector<const classfile::ClassFile*>{}) {
+  const bool mutable_value = !immutable.contains(field_.value_class);
+  for (const auto* cls : mutable_value ? chain(internal_name(field_.value_class), classes_) : std::vector<const classfile::ClassFile*>{}) {
     for (const auto& m : cls->methods) {
       if (m.is_static() || m.name == "<init>" || !m.code) continue;
       if (!(m.access_flags & classfile::access::public_)) continue;
@@ -238,13 +264,26 @@ std::vector<Call> candidate_calls(const PollutedField& field, const std::vector<
                  writes_own ? "writes a field of the value" : "mutator of the value's class");
     }
   }
-  std::stable_sort(ranked.begin(), ranked.end(), [](const Ranked& a, const Ranked& b) { return a.rank < b.rank; });
+}
+
+std::vector<Call> CandidateList::best(std::size_t max_calls) {
+  std::stable_sort(ranked_.begin(), ranked_.end(), [](const Ranked& a, const Ranked& b) { return a.rank < b.rank; });
   std::vector<Call> out;
-  for (auto& r : ranked) {
+  for (auto& r : ranked_) {
     if (out.size() >= max_calls) break;
     out.push_back(std::move(r.call));
   }
   return out;
+}
+
+}  // namespace
+
+std::vector<Call> candidate_calls(const PollutedField& field, const std::vector<classfile::ResetCandidate>& resets,
+                                  const ClassFiles& classes, const classfile::Literals& literals, std::size_t max_calls) {
+  CandidateList list(field, classes, literals);
+  list.add_resets(resets);
+  list.add_value_mutators();
+  return list.best(max_calls);
 }
 
 std::string source_name(const std::string& binary_name) {

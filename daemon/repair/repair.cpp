@@ -99,6 +99,91 @@ class ClassCache {
   std::set<std::string> missing_;
 };
 
+// The cleaner call's arguments, made in the test JVM; nullopt (with `exception` saying why)
+// when one of them cannot be made there.
+util::Result<std::optional<std::vector<core::Value>>> cleaner_arguments(core::Vm& vm, core::ThreadRef thread, const Call& c,
+                                                                        const core::Value& original, std::string& exception) {
+  std::vector<core::Value> args;
+  for (const auto& a : c.args) {
+    switch (a.kind) {
+      case Arg::Kind::null: args.push_back(core::Value::null()); break;
+      case Arg::Kind::int_: args.push_back(core::Value::of_int(static_cast<std::int32_t>(a.integer))); break;
+      case Arg::Kind::long_: args.push_back(core::Value::of_long(a.integer)); break;
+      case Arg::Kind::boolean: args.push_back(core::Value::of_bool(a.integer != 0)); break;
+      case Arg::Kind::string: {
+        auto s = vm.new_string(a.text, repair_call_deadline());
+        if (!s) return std::unexpected(s.error());
+        args.push_back(*s);
+        break;
+      }
+      case Arg::Kind::enum_constant: {
+        auto e = static_value(vm, a.type, a.text);
+        if (!e) {
+          (void)load_class(vm, thread, a.type);
+          e = static_value(vm, a.type, a.text);
+        }
+        if (!e) return std::unexpected(e.error());
+        args.push_back(*e);
+        break;
+      }
+      case Arg::Kind::original: args.push_back(original); break;
+      case Arg::Kind::jdk_default: {
+        auto d = jdk_default_for(a.type);
+        if (!d) return util::fail(Errc::internal, "no JDK default for " + a.type);
+        auto got = vm.invoke_static(d->owner, d->method, d->descriptor, {}, thread, repair_call_deadline());
+        if (!got) return std::unexpected(got.error());
+        if (got->exception) {
+          exception = d->owner + "." + d->method + "() threw";
+          return std::nullopt;
+        }
+        args.push_back(got->result);
+        break;
+      }
+    }
+  }
+  return args;
+}
+
+// Calls the cleaner in the test JVM: on the field's value, on the instance its getter gives,
+// or statically. What went wrong (no receiver, an exception) goes to `exception`.
+util::Result<void> invoke_cleaner(core::Vm& vm, core::ThreadRef thread, const PollutedField& field, const Call& c,
+                                  const std::vector<core::Value>& args, std::string& exception) {
+  util::Result<core::InvokeResult> r = util::fail(Errc::internal, "not called");
+  if (c.on_value) {
+    auto receiver = static_value(vm, field.owner, field.name);
+    if (!receiver) return std::unexpected(receiver.error());
+    if (!receiver->object) {
+      exception = "the field was null";
+      return {};
+    }
+    r = vm.invoke_method(receiver->object, c.method, c.descriptor, args, thread, repair_call_deadline());
+  } else if (!c.instance_getter.empty()) {
+    auto instance = vm.invoke_static(c.owner, c.instance_getter, "()L" + internal_name(c.owner) + ";", {},
+                                     thread, repair_call_deadline());
+    if (!instance) return std::unexpected(instance.error());
+    if (instance->exception || !instance->result.object) {
+      exception = c.instance_getter + "() gave no instance";
+      return {};
+    }
+    r = vm.invoke_method(instance->result.object, c.method, c.descriptor, args, thread, repair_call_deadline());
+  } else {
+    r = vm.invoke_static(c.owner, c.method, c.descriptor, args, thread, repair_call_deadline());
+  }
+  if (!r) {
+    exception = r.error().message;
+  } else if (r->exception) {
+    auto type = vm.class_of(r->exception, repair_call_deadline());
+    exception = "threw " + (type ? *type : std::string("an exception"));
+  }
+  return {};
+}
+
+// A step of a repair: its result, or the sentence that ends the repair (the finding's reason).
+template <class T>
+using Step = std::expected<T, std::string>;
+// A cleaner to try: a reset method of one polluted field, with its arguments.
+using CleanerCandidate = std::pair<const PollutedField*, Call>;
+
 class Repairer {
  public:
   Repairer(const core::TechniqueInput& input, core::RunLog& log, const RepairOptions& options)
@@ -141,6 +226,18 @@ class Repairer {
     std::string exception;
   };
   util::Result<Tried> try_cleaner(const Target& t, const PollutedField& field, const Call& c);
+
+  // The steps of repair(), in turn.
+  core::Verdict verdict_of(const Target& t) const;
+  std::string find_repair(const Target& t, std::map<std::string, std::string>& details);
+  util::Result<core::RecordedRun> capture_in(const Target& t, bool in_failing, const std::vector<std::string>* only,
+                                             Capture& into);
+  Step<std::vector<std::string>> differing_fields(const Target& t, std::map<std::string, std::string>& details);
+  Step<std::vector<std::string>> polluted_fields(const Target& t, const std::vector<std::string>& fields,
+                                                 std::map<std::string, std::string>& details);
+  Step<std::vector<CleanerCandidate>> cleaner_candidates(const std::vector<std::string>& polluted);
+  std::string try_cleaners(const Target& t, const std::vector<std::string>& polluted,
+                           std::map<std::string, std::string>& details);
   std::string offer_patch(const Target& t, const PollutedField& field, const std::string& statement,
                           std::map<std::string, std::string>& details);
   // The failing and passing run that passed with the patched class; an error says why not.
@@ -343,72 +440,10 @@ util::Result<Repairer::Tried> Repairer::try_cleaner(const Target& t, const Pollu
                      // Before the first test of an order (a brittle test alone) nothing may have loaded them yet.
                      (void)load_class(vm, thread, field.owner);
                      if (c.owner != field.owner) (void)load_class(vm, thread, c.owner);
-                     std::vector<core::Value> args;
-                     for (const auto& a : c.args) {
-                       switch (a.kind) {
-                         case Arg::Kind::null: args.push_back(core::Value::null()); break;
-                         case Arg::Kind::int_: args.push_back(core::Value::of_int(static_cast<std::int32_t>(a.integer))); break;
-                         case Arg::Kind::long_: args.push_back(core::Value::of_long(a.integer)); break;
-                         case Arg::Kind::boolean: args.push_back(core::Value::of_bool(a.integer != 0)); break;
-                         case Arg::Kind::string: {
-                           auto s = vm.new_string(a.text, repair_call_deadline());
-                           if (!s) return std::unexpected(s.error());
-                           args.push_back(*s);
-                           break;
-                         }
-                         case Arg::Kind::enum_constant: {
-                           auto e = static_value(vm, a.type, a.text);
-                           if (!e) {
-                             (void)load_class(vm, thread, a.type);
-                             e = static_value(vm, a.type, a.text);
-                           }
-                           if (!e) return std::unexpected(e.error());
-                           args.push_back(*e);
-                           break;
-                         }
-                         case Arg::Kind::original: args.push_back(*original); break;
-                         case Arg::Kind::jdk_default: {
-                           auto d = jdk_default_for(a.type);
-                           if (!d) return util::fail(Errc::internal, "no JDK default for " + a.type);
-                           auto got = vm.invoke_static(d->owner, d->method, d->descriptor, {}, thread, repair_call_deadline());
-                           if (!got) return std::unexpected(got.error());
-                           if (got->exception) {
-                             tried->exception = d->owner + "." + d->method + "() threw";
-                             return {};
-                           }
-                           args.push_back(got->result);
-                           break;
-                         }
-                       }
-                     }
-                     util::Result<core::InvokeResult> r = util::fail(Errc::internal, "not called");
-                     if (c.on_value) {
-                       auto receiver = static_value(vm, field.owner, field.name);
-                       if (!receiver) return std::unexpected(receiver.error());
-                       if (!receiver->object) {
-                         tried->exception = "the field was null";
-                         return {};
-                       }
-                       r = vm.invoke_method(receiver->object, c.method, c.descriptor, args, thread, repair_call_deadline());
-                     } else if (!c.instance_getter.empty()) {
-                       auto instance = vm.invoke_static(c.owner, c.instance_getter, "()L" + internal_name(c.owner) + ";", {},
-                                                        thread, repair_call_deadline());
-                       if (!instance) return std::unexpected(instance.error());
-                       if (instance->exception || !instance->result.object) {
-                         tried->exception = c.instance_getter + "() gave no instance";
-                         return {};
-                       }
-                       r = vm.invoke_method(instance->result.object, c.method, c.descriptor, args, thread, repair_call_deadline());
-                     } else {
-                       r = vm.invoke_static(c.owner, c.method, c.descriptor, args, thread, repair_call_deadline());
-                     }
-                     if (!r) {
-                       tried->exception = r.error().message;
-                     } else if (r->exception) {
-                       auto type = vm.class_of(r->exception, repair_call_deadline());
-                       tried->exception = "threw " + (type ? *type : std::string("an exception"));
-                     }
-                     return {};
+                     auto args = cleaner_arguments(vm, thread, c, *original, tried->exception);
+                     if (!args) return std::unexpected(args.error());
+                     if (!*args) return {};
+                     return invoke_cleaner(vm, thread, field, c, **args, tried->exception);
                    }});
   auto run = debugged(t.failing, "repair: " + t.test + " in its failing order after " + describe(c), true, std::move(stops));
   if (!run) return std::unexpected(run.error());
@@ -489,6 +524,20 @@ core::Verdict Repairer::repair(const Target& t) {
   runs_ = 0;
   surveyed_.clear();
   literals_ = {};
+  core::Verdict v = verdict_of(t);
+  auto& d = v.evidence.details;
+  const auto started = std::chrono::steady_clock::now();
+  const std::string sentence = find_repair(t, d);
+  d["repair"] = sentence;
+  d["repair_seconds"] = std::to_string(std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
+  d["repair_runs"] = std::to_string(runs_);
+  v.evidence.reason = "repair: " + sentence;
+  return v;
+}
+
+// Repair's finding before any run: the earlier order or NIO finding's evidence, its details
+// left to repair.
+core::Verdict Repairer::verdict_of(const Target& t) const {
   core::Verdict v;
   v.test = t.test;
   v.technique = "repair";
@@ -503,47 +552,56 @@ core::Verdict Repairer::repair(const Target& t) {
       break;
     }
   }
-  auto& d = v.evidence.details;
-  const std::string field_words = t.brittle ? "the field its state-setter sets is " : "the polluted field is ";
-  const auto started = std::chrono::steady_clock::now();
-  auto finish = [&](std::string sentence) {
-    d["repair"] = sentence;
-    d["repair_seconds"] = std::to_string(std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
-    d["repair_runs"] = std::to_string(runs_);
-    v.evidence.reason = "repair: " + sentence;
-    return v;
-  };
+  return v;
+}
+
+// The steps of a repair; the sentence that says how it ended.
+std::string Repairer::find_repair(const Target& t, std::map<std::string, std::string>& details) {
+  auto fields = differing_fields(t, details);
+  if (!fields) return fields.error();
+  auto polluted = polluted_fields(t, *fields, details);
+  if (!polluted) return polluted.error();
+  return try_cleaners(t, *polluted, details);
+}
+
+util::Result<core::RecordedRun> Repairer::capture_in(const Target& t, bool in_failing, const std::vector<std::string>* only,
+                                                     Capture& into) {
   CaptureOptions capture_options;
-  // 1. The state before the test in both orders. The order that holds the state (the failing
-  // one for victims and NIO tests, the passing one for brittle tests) is captured whole; the
-  // other one first initialises the classes that capture saw, so both have every field.
-  auto capture_in = [&](bool in_failing, const std::vector<std::string>* only, Capture& into) -> util::Result<core::RecordedRun> {
-    const auto& order = in_failing ? t.failing : t.passing;
-    return debugged(order, std::string("repair: capture the static state before ") + t.test + " in its " +
-                               (in_failing ? "failing" : "passing") + " order",
-                    false, {{order.size() - 1, [&](core::Vm& vm, core::ThreadRef thread) -> util::Result<void> {
-                               auto c = capture_state(vm, thread, capture_options, only);
-                               if (!c) return std::unexpected(c.error());
-                               into = std::move(*c);
-                               return {};
-                             }}});
-  };
-  auto outcome_contradicts = [&](const core::RecordedRun& run, bool in_failing) -> std::optional<std::string> {
-    const bool passed = last_outcome(run) == core::Outcome::pass;
-    if (in_failing && passed) return "the failing order passed in repair's capture run " + std::to_string(run.id) + ": nothing to repair";
-    if (!in_failing && !passed) return "the passing order failed in repair's capture run " + std::to_string(run.id) + ": nothing to repair";
-    return std::nullopt;
-  };
+  const auto& order = in_failing ? t.failing : t.passing;
+  return debugged(order, std::string("repair: capture the static state before ") + t.test + " in its " +
+                             (in_failing ? "failing" : "passing") + " order",
+                  false, {{order.size() - 1, [&](core::Vm& vm, core::ThreadRef thread) -> util::Result<void> {
+                             auto c = capture_state(vm, thread, capture_options, only);
+                             if (!c) return std::unexpected(c.error());
+                             into = std::move(*c);
+                             return {};
+                           }}});
+}
+
+// Why a capture run's outcome says there is nothing to repair, if it does.
+std::optional<std::string> outcome_contradicts(core::Outcome last, std::int64_t run, bool in_failing) {
+  const bool passed = last == core::Outcome::pass;
+  if (in_failing && passed) return "the failing order passed in repair's capture run " + std::to_string(run) + ": nothing to repair";
+  if (!in_failing && !passed) return "the passing order failed in repair's capture run " + std::to_string(run) + ": nothing to repair";
+  return std::nullopt;
+}
+
+// 1. The state before the test in both orders. The order that holds the state (the failing
+// one for victims and NIO tests, the passing one for brittle tests) is captured whole; the
+// other one first initialises the classes that capture saw, so both have every field.
+Step<std::vector<std::string>> Repairer::differing_fields(const Target& t, std::map<std::string, std::string>& d) {
   Capture failing_capture, passing_capture;
   const bool state_in_failing = !t.brittle;
   Capture& whole = state_in_failing ? failing_capture : passing_capture;
   Capture& other = state_in_failing ? passing_capture : failing_capture;
-  auto first = capture_in(state_in_failing, nullptr, whole);
-  if (!first) return finish("the " + std::string(state_in_failing ? "failing" : "passing") + " order could not be captured: " + first.error().message);
-  if (auto why = outcome_contradicts(*first, state_in_failing)) return finish(*why);
-  auto second = capture_in(!state_in_failing, &whole.classes, other);
-  if (!second) return finish("the " + std::string(state_in_failing ? "passing" : "failing") + " order could not be captured: " + second.error().message);
-  if (auto why = outcome_contradicts(*second, !state_in_failing)) return finish(*why);
+  auto first = capture_in(t, state_in_failing, nullptr, whole);
+  if (!first)
+    return std::unexpected("the " + std::string(state_in_failing ? "failing" : "passing") + " order could not be captured: " + first.error().message);
+  if (auto why = outcome_contradicts(last_outcome(*first), first->id, state_in_failing)) return std::unexpected(*why);
+  auto second = capture_in(t, !state_in_failing, &whole.classes, other);
+  if (!second)
+    return std::unexpected("the " + std::string(state_in_failing ? "passing" : "failing") + " order could not be captured: " + second.error().message);
+  if (auto why = outcome_contradicts(last_outcome(*second), second->id, !state_in_failing)) return std::unexpected(*why);
   auto diffs = diff_fields(failing_capture.fields, passing_capture.fields);
   std::vector<std::string> fields;
   std::string diff_text;
@@ -558,21 +616,26 @@ core::Verdict Repairer::repair(const Target& t) {
   d["fields_differing"] = std::to_string(fields.size());
   if (!diff_text.empty()) d["polluted_fields_diff"] = diff_text;
   if (fields.empty())
-    return finish("no static field differs before " + t.test + " between its failing and passing order (" +
-                  std::to_string(whole.fields.size()) +
-                  " compared): the pollution is outside the static state (files, services, other processes)");
-  // 2. Which fields, restored (victims, NIO: to their value before the first test; brittle
-  // tests: to their value in the passing order), make it pass.
+    return std::unexpected("no static field differs before " + t.test + " between its failing and passing order (" +
+                           std::to_string(whole.fields.size()) +
+                           " compared): the pollution is outside the static state (files, services, other processes)");
+  return fields;
+}
+
+// 2. Which fields, restored (victims, NIO: to their value before the first test; brittle
+// tests: to their value in the passing order), make it pass.
+Step<std::vector<std::string>> Repairer::polluted_fields(const Target& t, const std::vector<std::string>& fields,
+                                                         std::map<std::string, std::string>& d) {
   if (t.brittle)
-    if (auto r = read_passing_values(t, fields); !r) return finish("the passing values could not be read: " + r.error().message);
+    if (auto r = read_passing_values(t, fields); !r) return std::unexpected("the passing values could not be read: " + r.error().message);
   auto all = restores_pass(t, fields, /*survey=*/true);
-  if (!all) return finish("restoring the differing fields failed: " + all.error().message);
+  if (!all) return std::unexpected("restoring the differing fields failed: " + all.error().message);
   if (!*all) {
     d["restore_run"] = std::to_string(last_restore_run_);
-    return finish("restoring all " + std::to_string(fields.size()) + " static fields that differ before it, together, " +
-                  (t.brittle ? "to their values in the passing order" : "to copies of their values from before the first test") +
-                  ", did not make it pass (run " + std::to_string(last_restore_run_) +
-                  "): what decides its outcome was not found among the static fields compared");
+    return std::unexpected("restoring all " + std::to_string(fields.size()) + " static fields that differ before it, together, " +
+                           (t.brittle ? "to their values in the passing order" : "to copies of their values from before the first test") +
+                           ", did not make it pass (run " + std::to_string(last_restore_run_) +
+                           "): what decides its outcome was not found among the static fields compared");
   }
   auto minimal = order::ddmin(fields.size(), [&](const std::vector<std::size_t>& subset) -> util::Result<bool> {
     std::vector<std::string> chosen;
@@ -584,26 +647,26 @@ core::Verdict Repairer::repair(const Target& t) {
   for (auto i : minimal.items) polluted.push_back(fields[i]);
   d["polluted_field"] = join(polluted);
   if (!minimal.complete)
-    return finish("restoring " + join(polluted) + " makes it pass (not minimised: " +
-                  (minimal.stopped ? minimal.stopped->message : std::string("stopped")) + ")");
-  // 3. A cleaner among the reset methods of the polluted field, or of each of linked fields
-  // (ones that make the test pass only when restored together), taken in turn.
-  std::string what = field_words + polluted.front();
-  if (polluted.size() > 1)
-    what = std::string(t.brittle ? "the fields its state-setter sets are " : "the polluted fields are ") + join(polluted) +
-           " (only restored together do they make it pass)";
-  std::vector<std::vector<std::pair<const PollutedField*, Call>>> per_field;
+    return std::unexpected("restoring " + join(polluted) + " makes it pass (not minimised: " +
+                           (minimal.stopped ? minimal.stopped->message : std::string("stopped")) + ")");
+  return polluted;
+}
+
+// The reset methods of each polluted field, taken round robin over the fields, best first in
+// each, at most max_cleaner_runs of them.
+Step<std::vector<CleanerCandidate>> Repairer::cleaner_candidates(const std::vector<std::string>& polluted) {
+  std::vector<std::vector<CleanerCandidate>> per_field;
   for (const auto& name : polluted) {
     auto it = surveyed_.find(name);
     if (it == surveyed_.end()) continue;
     auto resets = reset_methods(it->second, cache_.classes);
-    if (!resets) return finish("reading the reset methods failed: " + resets.error().message);
+    if (!resets) return std::unexpected("reading the reset methods failed: " + resets.error().message);
     auto& list = per_field.emplace_back();
     for (auto& c : candidate_calls(it->second, *resets, cache_.classes, literals_, static_cast<std::size_t>(options_.max_cleaner_runs)))
       list.emplace_back(&it->second, std::move(c));
   }
-  if (per_field.empty()) return finish("the polluted field " + join(polluted) + " could not be read in the test JVM");
-  std::vector<std::pair<const PollutedField*, Call>> calls;  // round robin over the fields, best first in each
+  if (per_field.empty()) return std::unexpected("the polluted field " + join(polluted) + " could not be read in the test JVM");
+  std::vector<CleanerCandidate> calls;  // round robin over the fields, best first in each
   for (std::size_t i = 0; calls.size() < static_cast<std::size_t>(options_.max_cleaner_runs); ++i) {
     bool any = false;
     for (auto& list : per_field) {
@@ -613,9 +676,22 @@ core::Verdict Repairer::repair(const Target& t) {
     }
     if (!any) break;
   }
-  if (calls.empty()) return finish(what + "; no method on the classpath resets it, so there is no patch");
+  return calls;
+}
+
+// 3. A cleaner among the reset methods of the polluted field, or of each of linked fields
+// (ones that make the test pass only when restored together), taken in turn.
+std::string Repairer::try_cleaners(const Target& t, const std::vector<std::string>& polluted,
+                                   std::map<std::string, std::string>& d) {
+  std::string what = (t.brittle ? "the field its state-setter sets is " : "the polluted field is ") + polluted.front();
+  if (polluted.size() > 1)
+    what = std::string(t.brittle ? "the fields its state-setter sets are " : "the polluted fields are ") + join(polluted) +
+           " (only restored together do they make it pass)";
+  auto calls = cleaner_candidates(polluted);
+  if (!calls) return calls.error();
+  if (calls->empty()) return what + "; no method on the classpath resets it, so there is no patch";
   std::vector<std::string> tried_calls;
-  for (const auto& [field, c] : calls) {
+  for (const auto& [field, c] : *calls) {
     const bool uses_original = std::any_of(c.args.begin(), c.args.end(), [](const Arg& a) { return a.kind == Arg::Kind::original; });
     if (t.brittle && uses_original) continue;  // the value before the first test is the failing one
     auto tried = try_cleaner(t, *field, c);
@@ -626,19 +702,19 @@ core::Verdict Repairer::repair(const Target& t) {
     d["cleaner_call"] = describe(c);
     d["cleaner_run"] = std::to_string(tried->run);
     if (!statement)
-      return finish(what + "; calling " + describe(c) +
-                    " first makes the test pass, but it has no Java source form here (the field or an argument cannot be named)");
+      return what + "; calling " + describe(c) +
+             " first makes the test pass, but it has no Java source form here (the field or an argument cannot be named)";
     d["cleaner"] = *statement;
     // 4. The patch, compiled and verified.
     auto why_not = offer_patch(t, *field, *statement, d);
-    if (!why_not.empty()) return finish(what + "; cleaner " + *statement + " (it made the test pass when called through the debugger); " + why_not);
-    return finish(what + "; " + *statement + " " + d["patch_placement"] + " makes it pass in its failing order (patch verified in run " +
-                  d["verified_by_run"] + ")");
+    if (!why_not.empty()) return what + "; cleaner " + *statement + " (it made the test pass when called through the debugger); " + why_not;
+    return what + "; " + *statement + " " + d["patch_placement"] + " makes it pass in its failing order (patch verified in run " +
+           d["verified_by_run"] + ")";
   }
   d["cleaners_tried"] = join(tried_calls, "; ");
-  return finish(what + (t.brittle ? "; no method on the classpath that writes it" : "; no reset method on the classpath") +
-                " makes the test pass (tried " + std::to_string(tried_calls.size()) + ": " + join(tried_calls, "; ") +
-                "), so there is no patch");
+  return what + (t.brittle ? "; no method on the classpath that writes it" : "; no reset method on the classpath") +
+         " makes the test pass (tried " + std::to_string(tried_calls.size()) + ": " + join(tried_calls, "; ") +
+         "), so there is no patch";
 }
 
 }  // namespace

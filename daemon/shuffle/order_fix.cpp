@@ -715,10 +715,10 @@ bool is_view_call(std::string_view x) {
   return false;
 }
 
-// The places on the site line where a collection's order is read, left to right.
-std::vector<Read> reads_on_site(const Source& src) {
+// Receivers of calls that read their order (toString, forEach, iterator, toArray), and the
+// elements of String.join.
+void call_reads(const Source& src, std::vector<Read>& reads) {
   const std::string& m = src.site_masked();
-  std::vector<Read> reads;
   const auto receiver_reads = [&](std::string_view name, bool needs_no_arguments, Reading reading) {
     for (const Call& c : find_calls(m, name)) {
       if (needs_no_arguments && !c.no_arguments(m)) continue;
@@ -733,6 +733,10 @@ std::vector<Read> reads_on_site(const Source& src) {
     const auto args = split_arguments(m, c.open + 1, c.close);
     if (called_on_class(src, src.site, c, "String") && args.size() == 2) reads.push_back({args[1], Reading::iterable});
   }
+}
+
+// new ArrayList<>(x) and the other lists that copy a collection in its order.
+void list_copy_reads(const std::string& m, std::vector<Read>& reads) {
   for (std::string_view list : {"ArrayList", "LinkedList", "Vector", "ArrayDeque", "CopyOnWriteArrayList"}) {
     for (const std::size_t at : find_word(m, list)) {
       const std::size_t before = skip_spaces_back(m, at);
@@ -752,10 +756,10 @@ std::vector<Read> reads_on_site(const Source& src) {
       if (args.size() == 1 && !std::isdigit(static_cast<unsigned char>(m[args[0].begin]))) reads.push_back({args[0], Reading::iterable});
     }
   }
-  for (const Call& c : find_calls(m, "copyOf")) {
-    const auto args = split_arguments(m, c.open + 1, c.close);
-    if (called_on_class(src, src.site, c, "List") && args.size() == 1) reads.push_back({args[0], Reading::iterable});
-  }
+}
+
+// for (T x : X): X.
+void for_each_reads(const std::string& m, std::vector<Read>& reads) {
   for (const std::size_t at : find_word(m, "for")) {
     const std::size_t open = skip_spaces(m, at + 3);
     if (open >= m.size() || m[open] != '(') continue;
@@ -773,11 +777,10 @@ std::vector<Read> reads_on_site(const Source& src) {
       }
     }
   }
-  for (const Call& c : find_calls(m, "valueOf")) {
-    const auto args = split_arguments(m, c.open + 1, c.close);
-    if (called_on_class(src, src.site, c, "String") && args.size() == 1) reads.push_back({args[0], Reading::printed});
-  }
-  // "..." + X and X + "..."
+}
+
+// "..." + X and X + "..."
+void concatenation_reads(const std::string& m, std::vector<Read>& reads) {
   for (std::size_t i = 0; i < m.size(); ++i) {
     if (m[i] != '"') continue;
     const std::size_t close = m.find('"', i + 1);
@@ -792,8 +795,12 @@ std::vector<Read> reads_on_site(const Source& src) {
     }
     i = close;
   }
-  // assertEquals(expected, X): X the last argument (JUnit 4: message first) or the second
-  // (JUnit 5: message last); assertThat(X, ...): the first, or the second after a reason.
+}
+
+// assertEquals(expected, X): X the last argument (JUnit 4: message first) or the second
+// (JUnit 5: message last); assertThat(X, ...): the first, or the second after a reason.
+void assertion_reads(const Source& src, std::vector<Read>& reads) {
+  const std::string& m = src.site_masked();
   const bool junit5 = imports_package(src, "org.junit.jupiter.");
   for (const Call& c : find_calls(m, "assertEquals")) {
     const auto args = split_arguments(m, c.open + 1, c.close);
@@ -806,6 +813,26 @@ std::vector<Read> reads_on_site(const Source& src) {
     if (args.empty()) continue;
     reads.push_back({args[args.size() == 3 ? 1 : 0], Reading::asserted});
   }
+}
+
+// The places on the site line where a collection's order is read, left to right. (Reads that
+// start at the same place keep the order they are found in here.)
+std::vector<Read> reads_on_site(const Source& src) {
+  const std::string& m = src.site_masked();
+  std::vector<Read> reads;
+  call_reads(src, reads);
+  list_copy_reads(m, reads);
+  for (const Call& c : find_calls(m, "copyOf")) {
+    const auto args = split_arguments(m, c.open + 1, c.close);
+    if (called_on_class(src, src.site, c, "List") && args.size() == 1) reads.push_back({args[0], Reading::iterable});
+  }
+  for_each_reads(m, reads);
+  for (const Call& c : find_calls(m, "valueOf")) {
+    const auto args = split_arguments(m, c.open + 1, c.close);
+    if (called_on_class(src, src.site, c, "String") && args.size() == 1) reads.push_back({args[0], Reading::printed});
+  }
+  concatenation_reads(m, reads);
+  assertion_reads(src, reads);
   std::stable_sort(reads.begin(), reads.end(), [](const Read& a, const Read& b) { return a.x.begin < b.x.begin; });
   return reads;
 }

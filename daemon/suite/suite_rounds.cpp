@@ -143,18 +143,18 @@ std::set<std::string> static_writers_of(const core::TechniqueInput& input) {
   return classfile::static_writers(input.tests, lookup);
 }
 
-}  // namespace
+// The scan's budget as run_suite spends it: seconds since it started, against the total.
+struct Spending {
+  Clock::time_point started;
+  BudgetLeft total;
+  double elapsed() const { return std::chrono::duration<double>(Clock::now() - started).count(); }
+};
 
-util::Result<std::vector<core::Verdict>> run_suite(const core::TechniqueInput& input, core::RunLog& runs) {
-  const auto started = Clock::now();
-  auto elapsed = [&] { return std::chrono::duration<double>(Clock::now() - started).count(); };
-  const int wanted = std::max(1, input.budget.runs_per_test);
-  const int jvms = std::max(1, runs.parallelism());
-  const BudgetLeft total{double(input.budget.max_seconds), input.budget.max_runs};
-
-  // 1. Rounds: `parallelism` rounds at a time, each in one JVM, so every round keeps its whole
-  // order (a shard boundary would part the tests whose order matters).
-  Rounds rounds;
+// 1. Rounds: `parallelism` rounds at a time, each in one JVM, so every round keeps its whole
+// order (a shard boundary would part the tests whose order matters). The kinds of the
+// rounds run; an error only when the scan was cancelled.
+util::Result<std::vector<std::string>> run_order_rounds(const core::TechniqueInput& input, core::RunLog& runs, int wanted,
+                                                        int jvms, const Spending& budget, Rounds& rounds) {
   std::vector<std::string> kinds;
   const auto writers = wanted > 4 ? static_writers_of(input) : std::set<std::string>{};
   int planned = wanted;
@@ -168,56 +168,57 @@ util::Result<std::vector<core::Verdict>> run_suite(const core::TechniqueInput& i
     }
     for (const auto& b : batch) kinds.push_back(b.kind);
     r += int(batch.size());
-    const double per_round = elapsed() / r;
+    const double per_round = budget.elapsed() / r;
     const int runs_per_round = std::max(1, rounds.runs_made / r);
-    planned = rounds_that_fit(wanted, r, per_round, runs_per_round, total, {elapsed(), rounds.runs_made},
+    planned = rounds_that_fit(wanted, r, per_round, runs_per_round, budget.total, {budget.elapsed(), rounds.runs_made},
                               reserve_for_suspects);
   }
-  Rounds shuffled;
-  std::string shuffle_unavailable;
-  if (input.shuffle_rounds > 0)
-    run_shuffled_rounds(input, runs, int(kinds.size()), jvms,
-                        [&] { return elapsed() < total.seconds * (1 - reserve_for_suspects) && rounds.runs_made + shuffled.runs_made < total.runs; },
-                        shuffled, shuffle_unavailable);
-  const int rounds_run = int(kinds.size());
-  std::string orders;
-  for (const auto& k : kinds) orders += (orders.empty() ? "" : ", ") + k;
-  if (!shuffled.kinds.empty()) orders += ", and " + std::to_string(shuffled.kinds.size()) + " on the shuffling JDK";
+  return kinds;
+}
 
-  rerun::OutcomeTally tally;
-  std::map<std::string, std::vector<Seen>> seen;
-  for (const auto& run : rounds.runs) {
-    tally.add(run);
-    for (size_t i = 0; i < run.spec.tests.size(); ++i)
-      seen[run.spec.tests[i]].push_back({&run, i, run.report.outcome_at(i)});
-  }
+// What the rounds were, for the verdicts' details and reasons.
+struct RoundsRun {
+  int wanted = 0;
+  int rounds_run = 0;
+  std::string orders;               // the kinds of the rounds, as a sentence
+  size_t shuffled_rounds = 0;
+  std::string shuffle_unavailable;  // why no round ran on the shuffling JDK, if one could not
+};
 
-  // 3. Verdicts from the rounds for the tests that never differed.
+// 3. Verdicts from the rounds for the tests that never differed. The places in the result of
+// the tests whose outcome differed (the suspects) go to `suspects`.
+std::vector<core::Verdict> round_verdicts(const core::TechniqueInput& input, const rerun::OutcomeTally& tally,
+                                          const RoundsRun& r, std::vector<size_t>& suspects) {
   std::vector<core::Verdict> out;
-  std::vector<size_t> suspects;  // their places in `out`
   for (const auto& test : input.tests) {
     core::Verdict v = rerun::verdict_from_tally(test, tally.find(test), "suite");
-    v.evidence.details["rounds"] = std::to_string(rounds_run);
-    v.evidence.details["rounds_wanted"] = std::to_string(wanted);
+    v.evidence.details["rounds"] = std::to_string(r.rounds_run);
+    v.evidence.details["rounds_wanted"] = std::to_string(r.wanted);
     if (input.shuffle_rounds > 0) {
-      v.evidence.details["shuffled_rounds"] = std::to_string(shuffled.kinds.size());
-      if (!shuffle_unavailable.empty()) v.evidence.details["shuffled_rounds_unavailable"] = shuffle_unavailable;
+      v.evidence.details["shuffled_rounds"] = std::to_string(r.shuffled_rounds);
+      if (!r.shuffle_unavailable.empty()) v.evidence.details["shuffled_rounds_unavailable"] = r.shuffle_unavailable;
     }
     if (v.verdict == core::VerdictKind::not_flaky)
-      v.evidence.reason = "passed all " + std::to_string(v.runs.passed) + " runs in " + std::to_string(rounds_run) +
-                          " suite rounds, each in another order (" + orders + ")";
+      v.evidence.reason = "passed all " + std::to_string(v.runs.passed) + " runs in " + std::to_string(r.rounds_run) +
+                          " suite rounds, each in another order (" + r.orders + ")";
     if (v.verdict == core::VerdictKind::flaky) {
       v.evidence.reason = "its outcome differed between suite rounds (" + v.evidence.reason + ")";
       suspects.push_back(out.size());
-    } else if (rounds_run < wanted) {
-      v.evidence.details["unscanned"] = std::to_string(wanted - rounds_run) + " rounds (budget)";
+    } else if (r.rounds_run < r.wanted) {
+      v.evidence.details["unscanned"] = std::to_string(r.wanted - r.rounds_run) + " rounds (budget)";
     }
     out.push_back(std::move(v));
   }
+  return out;
+}
 
-  // 2. The suspects, isolated `jvms` at a time: one lane per suspect being isolated, each
-  // with its share of the JVMs, in the order of the selection while the budget lasts.
-  std::atomic<int> made{rounds.runs_made + shuffled.runs_made};
+// 2. The suspects, isolated `jvms` at a time: one lane per suspect being isolated, each
+// with its share of the JVMs, in the order of the selection while the budget lasts. Their
+// verdicts in `out` become those of the isolation; the runs each lane kept, per suspect.
+util::Result<std::vector<std::vector<core::RecordedRun>>> isolate_suspects(
+    const core::TechniqueInput& input, core::RunLog& runs, int jvms, const Spending& budget, std::atomic<int>& made,
+    const std::map<std::string, std::vector<Seen>>& seen, const std::vector<size_t>& suspects, std::vector<core::Verdict>& out) {
+  const BudgetLeft& total = budget.total;
   std::atomic<size_t> next{0};
   std::vector<std::vector<core::RecordedRun>> kept(suspects.size());
   std::mutex error_mutex;
@@ -231,14 +232,14 @@ util::Result<std::vector<core::Verdict>> run_suite(const core::TechniqueInput& i
         std::lock_guard lock(error_mutex);
         if (stop) return;
       }
-      if (elapsed() >= total.seconds || made >= total.runs || runs.cancelled()) {
+      if (budget.elapsed() >= total.seconds || made >= total.runs || runs.cancelled()) {
         v.evidence.reason += "; the budget ended before its isolated runs";
         v.evidence.details["unscanned"] = "isolation";
         continue;
       }
       Lane lane(runs, std::max(1, jvms / lanes), made, total.runs);
       core::TechniqueInput sub = input;
-      sub.budget.max_seconds = std::max(1, int(total.seconds - elapsed()));
+      sub.budget.max_seconds = std::max(1, int(total.seconds - budget.elapsed()));
       sub.budget.max_runs = std::max(1, total.runs - made.load());
       sub.budget.runs_per_test = isolated_reruns;
       sub.fresh_jvm_per_run = true;
@@ -258,15 +259,13 @@ util::Result<std::vector<core::Verdict>> run_suite(const core::TechniqueInput& i
   work();
   for (auto& t : threads) t.join();
   if (stop) return std::unexpected(*stop);
+  return kept;
+}
 
-  // Suspects of the shuffled rounds: passed every order round, failed on the shuffling JDK.
-  if (auto done = shuffle_suspects(input, runs, shuffled, out); !done) return std::unexpected(done.error());
-
-  // Every finding of every suspect checked against every run of the scan's rounds and
-  // isolations (core/deciding.hpp), once all of them are known.
-  std::vector<core::RecordedRun> all = std::move(rounds.runs);
-  for (auto& k : kept) all.insert(all.end(), std::make_move_iterator(k.begin()), std::make_move_iterator(k.end()));
-  const bool spent = elapsed() >= total.seconds || made >= total.runs;
+// Every finding of every suspect checked against every run of the scan's rounds and
+// isolations (core/deciding.hpp), once all of them are known.
+void check_suspects(std::vector<core::Verdict>& out, const std::vector<size_t>& suspects,
+                    const std::vector<core::RecordedRun>& all, bool spent) {
   for (size_t k : suspects) {
     core::Verdict& v = out[k];
     if (v.evidence.details.contains("unscanned")) continue;
@@ -276,6 +275,50 @@ util::Result<std::vector<core::Verdict>> run_suite(const core::TechniqueInput& i
       v.evidence.reason += "; the budget ended during its isolated runs";
     }
   }
+}
+
+}  // namespace
+
+util::Result<std::vector<core::Verdict>> run_suite(const core::TechniqueInput& input, core::RunLog& runs) {
+  const Spending budget{Clock::now(), {double(input.budget.max_seconds), input.budget.max_runs}};
+  const BudgetLeft& total = budget.total;
+  const int wanted = std::max(1, input.budget.runs_per_test);
+  const int jvms = std::max(1, runs.parallelism());
+
+  Rounds rounds;
+  auto kinds = run_order_rounds(input, runs, wanted, jvms, budget, rounds);
+  if (!kinds) return std::unexpected(kinds.error());
+  Rounds shuffled;
+  RoundsRun summary{.wanted = wanted, .rounds_run = int(kinds->size())};
+  if (input.shuffle_rounds > 0)
+    run_shuffled_rounds(input, runs, int(kinds->size()), jvms,
+                        [&] { return budget.elapsed() < total.seconds * (1 - reserve_for_suspects) && rounds.runs_made + shuffled.runs_made < total.runs; },
+                        shuffled, summary.shuffle_unavailable);
+  summary.shuffled_rounds = shuffled.kinds.size();
+  for (const auto& k : *kinds) summary.orders += (summary.orders.empty() ? "" : ", ") + k;
+  if (!shuffled.kinds.empty()) summary.orders += ", and " + std::to_string(shuffled.kinds.size()) + " on the shuffling JDK";
+
+  rerun::OutcomeTally tally;
+  std::map<std::string, std::vector<Seen>> seen;
+  for (const auto& run : rounds.runs) {
+    tally.add(run);
+    for (size_t i = 0; i < run.spec.tests.size(); ++i)
+      seen[run.spec.tests[i]].push_back({&run, i, run.report.outcome_at(i)});
+  }
+  std::vector<size_t> suspects;  // their places in `out`
+  std::vector<core::Verdict> out = round_verdicts(input, tally, summary, suspects);
+
+  std::atomic<int> made{rounds.runs_made + shuffled.runs_made};
+  auto kept = isolate_suspects(input, runs, jvms, budget, made, seen, suspects, out);
+  if (!kept) return std::unexpected(kept.error());
+
+  // Suspects of the shuffled rounds: passed every order round, failed on the shuffling JDK.
+  if (auto done = shuffle_suspects(input, runs, shuffled, out); !done) return std::unexpected(done.error());
+
+  std::vector<core::RecordedRun> all = std::move(rounds.runs);
+  for (auto& k : *kept) all.insert(all.end(), std::make_move_iterator(k.begin()), std::make_move_iterator(k.end()));
+  const bool spent = budget.elapsed() >= total.seconds || made >= total.runs;
+  check_suspects(out, suspects, all, spent);
   return out;
 }
 

@@ -122,6 +122,123 @@ std::optional<std::int64_t> restart_screen(const std::vector<Entry>& entries, st
   return seen[most].second;
 }
 
+// Every capture time of the trace (its timeline, else its screens' times), sorted, once each.
+std::vector<std::int64_t> capture_times(const Trace& trace) {
+  std::vector<std::int64_t> timeline = trace.timeline;
+  if (timeline.empty())
+    for (const auto& s : trace.screens) timeline.push_back(s.time_ms);
+  std::sort(timeline.begin(), timeline.end());
+  timeline.erase(std::unique(timeline.begin(), timeline.end()), timeline.end());
+  return timeline;
+}
+
+// A trace shorter than pad_to_ms is padded with its last screen at its average capture
+// interval, as VET does.
+void pad_entries(const Options& o, const std::vector<std::int64_t>& timeline, TraceAnalysis& out) {
+  const auto init = timeline.front();
+  const auto last_ts = timeline.back();
+  const auto expected = init + o.pad_to_ms;
+  if (last_ts >= expected) return;
+  // Python's round(): half to even, which nearbyint does in the default rounding mode.
+  const auto avg = static_cast<std::int64_t>(
+      std::nearbyint(double(last_ts - init) / double(timeline.size() - 1)));
+  const auto last_unique = out.entries.back().unique;
+  if (avg > 0)
+    for (auto ts = last_ts + avg; ts < expected + o.pad_slack_ms; ts += avg) {
+      out.entries.push_back(Entry{ts, last_unique, -1});
+      ++out.padded;
+    }
+}
+
+// The entries as columns: time, unique screen and its group, per entry.
+struct Series {
+  std::vector<std::int64_t> times;
+  std::vector<std::uint32_t> uniques, groups;
+};
+
+Series series_of(const TraceAnalysis& out) {
+  const auto n = out.entries.size();
+  Series s{std::vector<std::int64_t>(n), std::vector<std::uint32_t>(n), std::vector<std::uint32_t>(n)};
+  for (std::size_t k = 0; k < n; ++k) {
+    s.times[k] = out.entries[k].time_ms;
+    s.uniques[k] = out.entries[k].unique;
+    s.groups[k] = out.group_of_unique[s.uniques[k]];
+  }
+  return s;
+}
+
+// The regions: an accepted partition (a suffix of the trace), then the local ones, each with
+// its counts.
+void find_regions(const Options& o, const Series& s, TraceAnalysis& out) {
+  const auto n = s.times.size();
+  if (o.partition) {
+    auto p = find_partition(s.uniques, s.times, o.partition_window_ms, out.unique_screens);
+    if (p && p->accepted) {
+      Region region;
+      region.kind = RegionKind::partition;
+      region.ts_action = region.ts_begin = s.times[p->split];
+      region.ts_end = s.times[n - 1];
+      region.first = p->split;
+      region.last = n - 1;
+      region.score = p->score;
+      out.regions.push_back(region);
+    }
+  }
+  detect_local(o, s.times, s.groups, out.groups, out.regions);
+
+  for (auto& r : out.regions) {
+    r.entries = r.last - r.first + 1;
+    r.distinct_groups = count_distinct(s.groups, r.first, r.last, out.groups);
+    r.distinct_screens = count_distinct(s.uniques, r.first, r.last, out.unique_screens);
+  }
+}
+
+// VET's ranking: longest first, then earlier begin, end, action; partition before local. The
+// top_k regions get a rank and guidance for the crawler.
+void rank_regions(const Options& o, TraceAnalysis& out) {
+  std::stable_sort(out.regions.begin(), out.regions.end(), [](const Region& x, const Region& y) {
+    return std::make_tuple(x.ts_begin - x.ts_end, x.ts_begin, x.ts_end, x.ts_action, x.kind) <
+           std::make_tuple(y.ts_begin - y.ts_end, y.ts_begin, y.ts_end, y.ts_action, y.kind);
+  });
+  for (std::size_t i = 0; i < out.regions.size() && int(i) < o.top_k; ++i) {
+    auto& r = out.regions[i];
+    r.rank = int(i) + 1;
+    Guidance g;
+    g.rank = r.rank;
+    g.region = i;
+    g.disable_ts = r.ts_action;
+    if (r.kind == RegionKind::local) {
+      if (auto ts = restart_screen(out.entries, r.ts_begin, r.ts_end)) {
+        g.restart = true;
+        g.restart_ts = *ts;
+      }
+    }
+    out.guidance.push_back(g);
+  }
+}
+
+// Time covered by regions, overlaps counted once.
+std::int64_t time_in_regions(const std::vector<Region>& regions) {
+  std::int64_t total = 0;
+  std::vector<std::pair<std::int64_t, std::int64_t>> spans;
+  for (const auto& r : regions) spans.emplace_back(r.ts_begin, r.ts_end);
+  std::sort(spans.begin(), spans.end());
+  std::int64_t cur_b = 0, cur_e = -1;
+  bool open = false;
+  for (auto [b, e] : spans) {
+    if (open && b <= cur_e) {
+      cur_e = std::max(cur_e, e);
+      continue;
+    }
+    if (open) total += cur_e - cur_b;
+    cur_b = b;
+    cur_e = e;
+    open = true;
+  }
+  if (open) total += cur_e - cur_b;
+  return total;
+}
+
 }  // namespace
 
 TraceAnalysis analyze(const Trace& trace, const Options& o) {
@@ -129,11 +246,7 @@ TraceAnalysis analyze(const Trace& trace, const Options& o) {
   out.name = trace.name;
   out.mode = o.mode;
 
-  std::vector<std::int64_t> timeline = trace.timeline;
-  if (timeline.empty())
-    for (const auto& s : trace.screens) timeline.push_back(s.time_ms);
-  std::sort(timeline.begin(), timeline.end());
-  timeline.erase(std::unique(timeline.begin(), timeline.end()), timeline.end());
+  std::vector<std::int64_t> timeline = capture_times(trace);
   if (timeline.empty()) {
     out.unusable_reason = "no screens";
     return out;
@@ -162,22 +275,7 @@ TraceAnalysis analyze(const Trace& trace, const Options& o) {
     out.unusable_reason = "no usable screens";
     return out;
   }
-
-  if (o.pad_to_ms > 0) {
-    const auto last_ts = timeline.back();
-    const auto expected = init + o.pad_to_ms;
-    if (last_ts < expected) {
-      // Python's round(): half to even, which nearbyint does in the default rounding mode.
-      const auto avg = static_cast<std::int64_t>(
-          std::nearbyint(double(last_ts - init) / double(timeline.size() - 1)));
-      const auto last_unique = out.entries.back().unique;
-      if (avg > 0)
-        for (auto ts = last_ts + avg; ts < expected + o.pad_slack_ms; ts += avg) {
-          out.entries.push_back(Entry{ts, last_unique, -1});
-          ++out.padded;
-        }
-    }
-  }
+  if (o.pad_to_ms > 0) pad_entries(o, timeline, out);
 
   auto grouping = merge_screens(abstraction.uniques, trace.pool, o.similarity);
   out.unique_screens = abstraction.uniques.size();
@@ -188,74 +286,9 @@ TraceAnalysis analyze(const Trace& trace, const Options& o) {
   out.last_ms = out.entries.back().time_ms;
   out.usable = true;
 
-  const auto n = out.entries.size();
-  std::vector<std::int64_t> times(n);
-  std::vector<std::uint32_t> uniques(n), groups(n);
-  for (std::size_t k = 0; k < n; ++k) {
-    times[k] = out.entries[k].time_ms;
-    uniques[k] = out.entries[k].unique;
-    groups[k] = grouping.group_of[uniques[k]];
-  }
-
-  if (o.partition) {
-    auto p = find_partition(uniques, times, o.partition_window_ms, out.unique_screens);
-    if (p && p->accepted) {
-      Region region;
-      region.kind = RegionKind::partition;
-      region.ts_action = region.ts_begin = times[p->split];
-      region.ts_end = times[n - 1];
-      region.first = p->split;
-      region.last = n - 1;
-      region.score = p->score;
-      out.regions.push_back(region);
-    }
-  }
-  detect_local(o, times, groups, grouping.groups, out.regions);
-
-  for (auto& r : out.regions) {
-    r.entries = r.last - r.first + 1;
-    r.distinct_groups = count_distinct(groups, r.first, r.last, grouping.groups);
-    r.distinct_screens = count_distinct(uniques, r.first, r.last, out.unique_screens);
-  }
-
-  // VET's ranking: longest first, then earlier begin, end, action; partition before local.
-  std::stable_sort(out.regions.begin(), out.regions.end(), [](const Region& x, const Region& y) {
-    return std::make_tuple(x.ts_begin - x.ts_end, x.ts_begin, x.ts_end, x.ts_action, x.kind) <
-           std::make_tuple(y.ts_begin - y.ts_end, y.ts_begin, y.ts_end, y.ts_action, y.kind);
-  });
-  for (std::size_t i = 0; i < out.regions.size() && int(i) < o.top_k; ++i) {
-    auto& r = out.regions[i];
-    r.rank = int(i) + 1;
-    Guidance g;
-    g.rank = r.rank;
-    g.region = i;
-    g.disable_ts = r.ts_action;
-    if (r.kind == RegionKind::local) {
-      if (auto ts = restart_screen(out.entries, r.ts_begin, r.ts_end)) {
-        g.restart = true;
-        g.restart_ts = *ts;
-      }
-    }
-    out.guidance.push_back(g);
-  }
-
-  // Time covered by regions, overlaps counted once.
-  std::vector<std::pair<std::int64_t, std::int64_t>> spans;
-  for (const auto& r : out.regions) spans.emplace_back(r.ts_begin, r.ts_end);
-  std::sort(spans.begin(), spans.end());
-  std::int64_t cur_b = 0, cur_e = -1;
-  bool open = false;
-  for (auto [b, e] : spans) {
-    if (open && b <= cur_e) {
-      cur_e = std::max(cur_e, e);
-      continue;
-    }
-    if (open) out.time_in_regions_ms += cur_e - cur_b;
-    cur_b = b;
-    cur_e = e;
-    open = true;
-  }
-  if (open) out.time_in_regions_ms += cur_e - cur_b;
+  find_regions(o, series_of(out), out);
+  rank_regions(o, out);
+  out.time_in_regions_ms = time_in_regions(out.regions);
   return out;
 }
 

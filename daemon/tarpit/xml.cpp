@@ -65,110 +65,152 @@ util::Error bad(std::size_t pos, const char* what) {
   return util::Error{util::Errc::malformed, std::string("xml: ") + what + " at byte " + std::to_string(pos)};
 }
 
-}  // namespace
+// One pass over the document: `i_` is where it reads, `open_` the elements not yet closed.
+class XmlParser {
+ public:
+  XmlParser(std::string_view s, const XmlLimits& limits) : s_(s), n_(s.size()), limits_(limits) {}
 
-util::Result<XmlDocument> parse_xml(std::string_view s, const XmlLimits& limits) {
-  XmlDocument doc;
-  std::vector<std::uint32_t> open;
-  bool root_closed = false;
-  std::size_t i = 0;
-  const auto n = s.size();
-  auto skip_to = [&](std::string_view end) -> bool {
-    auto at = s.find(end, i);
+  util::Result<XmlDocument> parse() {
+    while (i_ < n_) {
+      if (s_[i_] != '<') {
+        if (auto r = text(); !r) return std::unexpected(r.error());
+        continue;
+      }
+      if (s_.substr(i_, 4) == "<!--") {
+        if (!skip_to("-->")) return std::unexpected(truncated());
+        continue;
+      }
+      if (s_.substr(i_, 9) == "<![CDATA[") {
+        if (!skip_to("]]>")) return std::unexpected(truncated());
+        continue;
+      }
+      if (s_.substr(i_, 2) == "<?" || s_.substr(i_, 2) == "<!") {
+        if (!skip_to(">")) return std::unexpected(truncated());
+        continue;
+      }
+      auto r = s_.substr(i_, 2) == "</" ? closing_tag() : start_tag();
+      if (!r) return std::unexpected(r.error());
+    }
+    if (!open_.empty() || doc_.elements.empty()) return std::unexpected(truncated());
+    return std::move(doc_);
+  }
+
+ private:
+  bool skip_to(std::string_view end) {
+    auto at = s_.find(end, i_);
     if (at == std::string_view::npos) return false;
-    i = at + end.size();
+    i_ = at + end.size();
     return true;
-  };
-  while (i < n) {
-    if (s[i] != '<') {
-      if (open.empty() && !is_space(s[i]) && !(i == 0 && s.substr(0, 3) == "\xEF\xBB\xBF"))
-        return std::unexpected(bad(i, "text outside the document element"));
-      if (i == 0 && s.substr(0, 3) == "\xEF\xBB\xBF") { i = 3; continue; }
-      ++i;
-      continue;
+  }
+  void skip_space() {
+    while (i_ < n_ && is_space(s_[i_])) ++i_;
+  }
+
+  // Outside tags only white space (and a byte order mark first) is allowed.
+  util::Result<void> text() {
+    if (open_.empty() && !is_space(s_[i_]) && !(i_ == 0 && s_.substr(0, 3) == "\xEF\xBB\xBF"))
+      return std::unexpected(bad(i_, "text outside the document element"));
+    if (i_ == 0 && s_.substr(0, 3) == "\xEF\xBB\xBF") {
+      i_ = 3;
+      return {};
     }
-    if (s.substr(i, 4) == "<!--") {
-      if (!skip_to("-->")) return std::unexpected(truncated());
-      continue;
-    }
-    if (s.substr(i, 9) == "<![CDATA[") {
-      if (!skip_to("]]>")) return std::unexpected(truncated());
-      continue;
-    }
-    if (s.substr(i, 2) == "<?" || s.substr(i, 2) == "<!") {
-      if (!skip_to(">")) return std::unexpected(truncated());
-      continue;
-    }
-    if (s.substr(i, 2) == "</") {
-      i += 2;
-      auto start = i;
-      while (i < n && is_name_char(s[i])) ++i;
-      auto name = s.substr(start, i - start);
-      while (i < n && is_space(s[i])) ++i;
-      if (i >= n) return std::unexpected(truncated());
-      if (s[i] != '>') return std::unexpected(bad(i, "bad closing tag"));
-      ++i;
-      if (open.empty() || doc.elements[open.back()].name != name)
-        return std::unexpected(bad(start, "mismatched closing tag"));
-      open.pop_back();
-      if (open.empty()) root_closed = true;
-      continue;
-    }
-    // Start tag.
-    if (root_closed) return std::unexpected(bad(i, "second document element"));
-    ++i;
-    auto start = i;
-    while (i < n && is_name_char(s[i])) ++i;
-    if (i >= n) return std::unexpected(truncated());
-    if (i == start) return std::unexpected(bad(i, "empty element name"));
-    if (open.size() >= limits.max_depth) return std::unexpected(bad(i, "elements nested too deep"));
-    if (doc.elements.size() >= limits.max_elements) return std::unexpected(bad(i, "too many elements"));
+    ++i_;
+    return {};
+  }
+
+  util::Result<void> closing_tag() {
+    i_ += 2;
+    auto start = i_;
+    while (i_ < n_ && is_name_char(s_[i_])) ++i_;
+    auto name = s_.substr(start, i_ - start);
+    skip_space();
+    if (i_ >= n_) return std::unexpected(truncated());
+    if (s_[i_] != '>') return std::unexpected(bad(i_, "bad closing tag"));
+    ++i_;
+    if (open_.empty() || doc_.elements[open_.back()].name != name)
+      return std::unexpected(bad(start, "mismatched closing tag"));
+    open_.pop_back();
+    if (open_.empty()) root_closed_ = true;
+    return {};
+  }
+
+  util::Result<void> start_tag() {
+    if (root_closed_) return std::unexpected(bad(i_, "second document element"));
+    ++i_;
+    auto start = i_;
+    while (i_ < n_ && is_name_char(s_[i_])) ++i_;
+    if (i_ >= n_) return std::unexpected(truncated());
+    if (i_ == start) return std::unexpected(bad(i_, "empty element name"));
+    if (open_.size() >= limits_.max_depth) return std::unexpected(bad(i_, "elements nested too deep"));
+    if (doc_.elements.size() >= limits_.max_elements) return std::unexpected(bad(i_, "too many elements"));
     XmlElement el;
-    el.name = std::string(s.substr(start, i - start));
-    el.depth = static_cast<std::uint32_t>(open.size());
+    el.name = std::string(s_.substr(start, i_ - start));
+    el.depth = static_cast<std::uint32_t>(open_.size());
     bool self_closing = false;
     while (true) {
-      while (i < n && is_space(s[i])) ++i;
-      if (i >= n) return std::unexpected(truncated());
-      if (s[i] == '>') { ++i; break; }
-      if (s[i] == '/') {
-        if (i + 1 >= n) return std::unexpected(truncated());
-        if (s[i + 1] != '>') return std::unexpected(bad(i, "bad '/' in tag"));
-        i += 2;
+      skip_space();
+      if (i_ >= n_) return std::unexpected(truncated());
+      if (s_[i_] == '>') {
+        ++i_;
+        break;
+      }
+      if (s_[i_] == '/') {
+        if (i_ + 1 >= n_) return std::unexpected(truncated());
+        if (s_[i_ + 1] != '>') return std::unexpected(bad(i_, "bad '/' in tag"));
+        i_ += 2;
         self_closing = true;
         break;
       }
-      auto key_start = i;
-      while (i < n && is_name_char(s[i])) ++i;
-      if (i == key_start) return std::unexpected(bad(i, "bad attribute"));
-      auto key = s.substr(key_start, i - key_start);
-      while (i < n && is_space(s[i])) ++i;
-      if (i >= n) return std::unexpected(truncated());
-      if (s[i] != '=') return std::unexpected(bad(i, "attribute without value"));
-      ++i;
-      while (i < n && is_space(s[i])) ++i;
-      if (i >= n) return std::unexpected(truncated());
-      char quote = s[i];
-      if (quote != '"' && quote != '\'') return std::unexpected(bad(i, "unquoted attribute value"));
-      auto close = s.find(quote, i + 1);
-      if (close == std::string_view::npos) return std::unexpected(truncated());
-      std::string value;
-      if (!decode_entities(s.substr(i + 1, close - i - 1), value))
-        return std::unexpected(bad(i, "bad entity"));
-      el.attributes.emplace_back(std::string(key), std::move(value));
-      i = close + 1;
+      if (auto r = attribute(el); !r) return r;
     }
-    auto index = static_cast<std::uint32_t>(doc.elements.size());
-    if (!open.empty()) doc.elements[open.back()].children.push_back(index);
-    doc.elements.push_back(std::move(el));
+    auto index = static_cast<std::uint32_t>(doc_.elements.size());
+    if (!open_.empty()) doc_.elements[open_.back()].children.push_back(index);
+    doc_.elements.push_back(std::move(el));
     if (self_closing) {
-      if (open.empty()) root_closed = true;
+      if (open_.empty()) root_closed_ = true;
     } else {
-      open.push_back(index);
+      open_.push_back(index);
     }
+    return {};
   }
-  if (!open.empty() || doc.elements.empty()) return std::unexpected(truncated());
-  return doc;
+
+  // key="value" or key='value', entities decoded.
+  util::Result<void> attribute(XmlElement& el) {
+    auto key_start = i_;
+    while (i_ < n_ && is_name_char(s_[i_])) ++i_;
+    if (i_ == key_start) return std::unexpected(bad(i_, "bad attribute"));
+    auto key = s_.substr(key_start, i_ - key_start);
+    skip_space();
+    if (i_ >= n_) return std::unexpected(truncated());
+    if (s_[i_] != '=') return std::unexpected(bad(i_, "attribute without value"));
+    ++i_;
+    skip_space();
+    if (i_ >= n_) return std::unexpected(truncated());
+    char quote = s_[i_];
+    if (quote != '"' && quote != '\'') return std::unexpected(bad(i_, "unquoted attribute value"));
+    auto close = s_.find(quote, i_ + 1);
+    if (close == std::string_view::npos) return std::unexpected(truncated());
+    std::string value;
+    if (!decode_entities(s_.substr(i_ + 1, close - i_ - 1), value))
+      return std::unexpected(bad(i_, "bad entity"));
+    el.attributes.emplace_back(std::string(key), std::move(value));
+    i_ = close + 1;
+    return {};
+  }
+
+  const std::string_view s_;
+  const std::size_t n_;
+  const XmlLimits& limits_;
+  std::size_t i_ = 0;
+  XmlDocument doc_;
+  std::vector<std::uint32_t> open_;
+  bool root_closed_ = false;
+};
+
+}  // namespace
+
+util::Result<XmlDocument> parse_xml(std::string_view s, const XmlLimits& limits) {
+  return XmlParser(s, limits).parse();
 }
 
 }  // namespace flakescan::tarpit

@@ -146,6 +146,42 @@ util::Result<tarpit::Options> analysis_options(const std::string& mode, const js
   return o;
 }
 
+namespace {
+
+// "servers": adb server addresses (default: the daemon's).
+util::Result<void> parse_servers(const json& body, const std::vector<backend::adb::wire::ServerAddress>& default_servers,
+                                 CrawlRequest& r) {
+  if (body.contains("servers")) {
+    const json& v = body["servers"];
+    if (!v.is_array() || v.empty()) return bad("servers", "must be a non-empty array of adb server addresses");
+    if (v.size() > 64) return bad("servers", "names more than 64 adb servers");
+    for (const auto& s : v) {
+      if (!s.is_string()) return bad("servers", "must contain only strings");
+      auto address = backend::adb::wire::ServerAddress::parse(s.get<std::string>());
+      if (!address) return bad("servers", address.error().message);
+      r.servers.push_back(*address);
+    }
+  } else {
+    r.servers = default_servers;
+  }
+  if (r.servers.empty()) return bad("servers", "must name at least one adb server");
+  return {};
+}
+
+// "apk": a file on the daemon's machine that holds the request's package.
+util::Result<void> parse_apk(const json& apk, CrawlRequest& r) {
+  if (!apk.is_string() || apk.get<std::string>().empty()) return bad("apk", "must be a path");
+  r.apk = apk.get<std::string>();
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(r.apk, ec)) return bad("apk", "names no file on the daemon's machine: " + r.apk);
+  auto package = backend::adb::apk_package_from_file(r.apk);
+  if (!package) return bad("apk", "is not a readable APK: " + package.error().message);
+  if (*package != r.package) return bad("apk", "holds package " + *package + ", not " + r.package);
+  return {};
+}
+
+}  // namespace
+
 util::Result<CrawlRequest> parse_crawl_request(const json& body,
                                                            const std::vector<backend::adb::wire::ServerAddress>& default_servers) {
   if (!body.is_object()) return util::fail(Errc::invalid_argument, "the request body must be a JSON object");
@@ -161,35 +197,15 @@ util::Result<CrawlRequest> parse_crawl_request(const json& body,
   r.package = body["package"].get<std::string>();
   if (auto ok = backend::adb::check_package(r.package); !ok) return bad("package", ok.error().message);
 
-  if (body.contains("servers")) {
-    const json& v = body["servers"];
-    if (!v.is_array() || v.empty()) return bad("servers", "must be a non-empty array of adb server addresses");
-    if (v.size() > 64) return bad("servers", "names more than 64 adb servers");
-    for (const auto& s : v) {
-      if (!s.is_string()) return bad("servers", "must contain only strings");
-      auto address = backend::adb::wire::ServerAddress::parse(s.get<std::string>());
-      if (!address) return bad("servers", address.error().message);
-      r.servers.push_back(*address);
-    }
-  } else {
-    r.servers = default_servers;
-  }
-  if (r.servers.empty()) return bad("servers", "must name at least one adb server");
+  if (auto ok = parse_servers(body, default_servers, r); !ok) return std::unexpected(ok.error());
 
   if (body.contains("serial")) {
     if (!body["serial"].is_string() || !valid_serial(body["serial"].get<std::string>()))
       return bad("serial", "must be an adb serial (letters, digits and _.:@+-)");
     r.serial = body["serial"].get<std::string>();
   }
-  if (body.contains("apk")) {
-    if (!body["apk"].is_string() || body["apk"].get<std::string>().empty()) return bad("apk", "must be a path");
-    r.apk = body["apk"].get<std::string>();
-    std::error_code ec;
-    if (!std::filesystem::is_regular_file(r.apk, ec)) return bad("apk", "names no file on the daemon's machine: " + r.apk);
-    auto package = backend::adb::apk_package_from_file(r.apk);
-    if (!package) return bad("apk", "is not a readable APK: " + package.error().message);
-    if (*package != r.package) return bad("apk", "holds package " + *package + ", not " + r.package);
-  }
+  if (body.contains("apk"))
+    if (auto ok = parse_apk(body["apk"], r); !ok) return std::unexpected(ok.error());
   if (body.contains("seed")) {
     const json& seed = body["seed"];
     if (!seed.is_number_unsigned() && !(seed.is_number_integer() && seed.get<std::int64_t>() >= 0))
