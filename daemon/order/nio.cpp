@@ -163,16 +163,22 @@ util::Result<Confirmation> confirm_hits(BudgetedRuns& runner, const std::vector<
   return c;
 }
 
-core::Verdict nio_verdict(const BudgetedRuns& runner, const std::string& t, const Pair& p, const std::string& mode_name,
-                          bool class_twice) {
+// A flaky verdict of technique nio for `t`, with its run counts and failures.
+core::Verdict flaky_verdict(const BudgetedRuns& runner, const std::string& t, core::Category category) {
   core::Verdict v;
   v.test = t;
   v.verdict = core::VerdictKind::flaky;
-  v.category = core::Category::nio;
+  v.category = category;
   v.technique = "nio";
   v.runs = count_runs(runner, t);
+  v.evidence.failures = failure_groups(runner, t);
+  return v;
+}
+
+core::Verdict nio_verdict(const BudgetedRuns& runner, const std::string& t, const Pair& p, const std::string& mode_name,
+                          bool class_twice) {
+  core::Verdict v = flaky_verdict(runner, t, core::Category::nio);
   auto& e = v.evidence;
-  e.failures = failure_groups(runner, t);
   e.role = "nio";
   e.reproducer = {t, t};
   e.passing_order = {t};
@@ -194,14 +200,8 @@ core::Verdict nio_verdict(const BudgetedRuns& runner, const std::string& t, cons
 core::Verdict unconfirmed_verdict(const BudgetedRuns& runner, const std::string& t, const Pair& p,
                                   const std::string& mode_name, int confirmations, int seen) {
   const auto& run = runner.at(p.run);
-  core::Verdict v;
-  v.test = t;
-  v.verdict = core::VerdictKind::flaky;
-  v.category = core::Category::unknown;
-  v.technique = "nio";
-  v.runs = count_runs(runner, t);
+  core::Verdict v = flaky_verdict(runner, t, core::Category::unknown);
   auto& e = v.evidence;
-  e.failures = failure_groups(runner, t);
   e.reproducer.assign(run.spec.tests.begin(), run.spec.tests.begin() + static_cast<long>(p.second) + 1);
   e.passing_order.assign(run.spec.tests.begin(), run.spec.tests.begin() + static_cast<long>(p.pos) + 1);
   if (auto starts = starts_text(run.spec.class_run_starts, e.reproducer.size()); !starts.empty())
