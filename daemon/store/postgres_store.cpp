@@ -25,44 +25,14 @@ util::Error failed(const util::Error& e, const std::string& what) {
 // Advisory-lock keys (transaction-scoped): one for migrations, one space for import sources.
 constexpr const char* migration_lock = "SELECT pg_advisory_xact_lock(7263501)";
 
-ScanRecord read_scan_row(const PgRows& s, int i) {
-  ScanRecord r;
-  r.id = s.text(i, 0);
-  r.state = s.text(i, 1);
-  r.request = s.text(i, 2);
-  r.backend = s.text(i, 3);
-  r.techniques = parse_string_array(s.text(i, 4));
-  r.seed = s.integer(i, 5);
-  r.created_at = s.text(i, 6);
-  r.started_at = s.text(i, 7);
-  r.finished_at = s.text(i, 8);
-  r.error = s.text(i, 9);
-  r.tests_total = int(s.integer(i, 10));
-  r.runs_planned = int(s.integer(i, 11));
-  r.runs_done = int(s.integer(i, 12));
-  r.daemon = s.text(i, 13);
-  r.group = s.text(i, 14);
-  r.shard = s.text(i, 15);
-  return r;
-}
-
-core::RecordedRun read_run_row(const PgRows& s, int i) {
-  core::RecordedRun r;
-  r.id = s.integer(i, 0);
-  r.spec.technique = s.text(i, 1);
-  r.spec.purpose = s.text(i, 2);
-  r.spec.seed = std::uint64_t(s.integer(i, 3));
-  r.spec.tests = parse_string_array(s.text(i, 4));
-  r.report.exit_code = int(s.integer(i, 5));
-  r.report.signal = int(s.integer(i, 6));
-  r.report.timed_out = s.integer(i, 7) != 0;
-  r.report.infra_reason = s.text(i, 8);
-  r.report.wall_ms = s.real(i, 9);
-  r.report.log_path = s.text(i, 10);
-  r.spec.shuffle = parse_shuffle_spec(s.text(i, 11));
-  r.spec.class_run_starts = parse_positions(s.text(i, 12));
-  return r;
-}
+// One row of a PgRows, as rows.hpp's templates read it.
+struct PgRow {
+  const PgRows& rows;
+  int i;
+  std::string text(int col) const { return rows.text(i, col); }
+  std::int64_t integer(int col) const { return rows.integer(i, col); }
+  double real(int col) const { return rows.real(i, col); }
+};
 
 }  // namespace
 
@@ -132,7 +102,7 @@ util::Result<ScanRecord> PostgresStore::scan(const std::string& id) {
   auto r = db_->exec(std::string(scan_select) + "WHERE id = $1", PgParams().add(id));
   if (!r) return std::unexpected(failed(r.error(), "reading scan"));
   if (r->size() == 0) return util::fail(Errc::not_found, "no scan with id '" + id + "'");
-  return read_scan_row(*r, 0);
+  return scan_from(PgRow{*r, 0});
 }
 
 util::Result<std::vector<ScanRecord>> PostgresStore::scans(int limit) {
@@ -140,7 +110,7 @@ util::Result<std::vector<ScanRecord>> PostgresStore::scans(int limit) {
   auto r = db_->exec(std::string(scan_select) + "ORDER BY created_at DESC, seq DESC LIMIT $1", PgParams().add(limit));
   if (!r) return std::unexpected(failed(r.error(), "listing scans"));
   std::vector<ScanRecord> out;
-  for (int i = 0; i < r->size(); ++i) out.push_back(read_scan_row(*r, i));
+  for (int i = 0; i < r->size(); ++i) out.push_back(scan_from(PgRow{*r, i}));
   return out;
 }
 
@@ -149,7 +119,7 @@ util::Result<std::vector<ScanRecord>> PostgresStore::scans_of_group(const std::s
   auto r = db_->exec(std::string(scan_select) + "WHERE scan_group = $1 ORDER BY created_at, seq", PgParams().add(group));
   if (!r) return std::unexpected(failed(r.error(), "listing a group's scans"));
   std::vector<ScanRecord> out;
-  for (int i = 0; i < r->size(); ++i) out.push_back(read_scan_row(*r, i));
+  for (int i = 0; i < r->size(); ++i) out.push_back(scan_from(PgRow{*r, i}));
   return out;
 }
 
@@ -253,22 +223,9 @@ util::Result<std::int64_t> PostgresStore::record_run(const std::string& scan_id,
 }
 
 util::Result<bool> PostgresStore::read_results(core::RecordedRun& run) {
-  auto s = db_->exec(
-      "SELECT test, outcome, message, exception, signature, stack, duration_ms, shuffled FROM results "
-      "WHERE run_id = $1 ORDER BY position", PgParams().add(run.id));
+  auto s = db_->exec(std::string(result_select) + "WHERE run_id = $1 ORDER BY position", PgParams().add(run.id));
   if (!s) return std::unexpected(failed(s.error(), "reading results"));
-  for (int i = 0; i < s->size(); ++i) {
-    core::TestResult r;
-    r.test = s->text(i, 0);
-    r.outcome = core::parse_outcome(s->text(i, 1)).value_or(core::Outcome::infra);
-    r.message = s->text(i, 2);
-    r.exception_type = s->text(i, 3);
-    r.signature = s->text(i, 4);
-    r.stack = s->text(i, 5);
-    r.duration_ms = s->real(i, 6);
-    r.shuffled = parse_shuffled_sites(s->text(i, 7));
-    run.report.results.push_back(std::move(r));
-  }
+  for (int i = 0; i < s->size(); ++i) run.report.results.push_back(result_from(PgRow{*s, i}));
   return true;
 }
 
@@ -277,7 +234,7 @@ util::Result<core::RecordedRun> PostgresStore::run(std::int64_t id) {
   auto s = db_->exec(std::string(run_select) + "WHERE id = $1", PgParams().add(id));
   if (!s) return std::unexpected(failed(s.error(), "reading run"));
   if (s->size() == 0) return util::fail(Errc::not_found, "no run with id " + std::to_string(id));
-  auto run = read_run_row(*s, 0);
+  auto run = run_from(PgRow{*s, 0});
   if (auto r = read_results(run); !r) return std::unexpected(r.error());
   return run;
 }
@@ -287,7 +244,7 @@ util::Result<std::vector<core::RecordedRun>> PostgresStore::runs_of_scan(const s
   auto s = db_->exec(std::string(run_select) + "WHERE scan_id = $1 ORDER BY id", PgParams().add(scan_id));
   if (!s) return std::unexpected(failed(s.error(), "listing runs"));
   std::vector<core::RecordedRun> out;
-  for (int i = 0; i < s->size(); ++i) out.push_back(read_run_row(*s, i));
+  for (int i = 0; i < s->size(); ++i) out.push_back(run_from(PgRow{*s, i}));
   for (auto& run : out)
     if (auto r = read_results(run); !r) return std::unexpected(r.error());
   return out;
@@ -393,44 +350,18 @@ util::Result<int> PostgresStore::ci_import_count() {
 
 util::Result<std::vector<CiSuspect>> PostgresStore::ci_suspects(int window, int max_evidence) {
   std::lock_guard lock(mutex_);
-  using Reason = SuspectList::Reason;
   SuspectList suspects;
-  struct Query {
-    Reason reason;
-    const char* sql;
-  };
-  const Query queries[] = {
-      {Reason::same_commit,
-       "SELECT r.test, i.commit_sha FROM ci_results r JOIN ci_imports i ON i.id = r.import_id "
-       "WHERE i.commit_sha <> '' GROUP BY r.test, i.commit_sha "
-       "HAVING COUNT(*) FILTER (WHERE r.outcome = 'pass') > 0 "
-       "AND COUNT(*) FILTER (WHERE r.outcome IN ('fail', 'error')) > 0 ORDER BY r.test, i.commit_sha"},
-      {Reason::passed_on_rerun,
-       "SELECT DISTINCT test, '' FROM ci_results WHERE outcome = 'pass' AND failed_attempts > 0"},
-      {Reason::mixed_recently,
-       "SELECT test, '' FROM ci_results "
-       "WHERE import_id IN (SELECT id FROM ci_imports ORDER BY id DESC LIMIT $1) GROUP BY test "
-       "HAVING COUNT(*) FILTER (WHERE outcome = 'pass') > 0 AND COUNT(*) FILTER (WHERE outcome IN ('fail', 'error')) > 0"},
-  };
-  for (const auto& q : queries) {
+  for (const auto& q : suspect_queries) {
     PgParams p;
-    if (q.reason == Reason::mixed_recently) p.add(window);
+    if (q.reason == SuspectList::Reason::mixed_recently) p.add(window);
     auto s = db_->exec(q.sql, p);
     if (!s) return std::unexpected(failed(s.error(), "finding suspects"));
     for (int i = 0; i < s->size(); ++i) suspects.add_reason(s->text(i, 0), q.reason, s->text(i, 1));
   }
   for (const auto& test : suspects.tests()) {
-    auto s = db_->exec(
-        "SELECT i.id, i.source, i.commit_sha, i.branch, i.imported_at, r.outcome, r.duration_ms, r.message, "
-        "r.failed_attempts FROM ci_results r JOIN ci_imports i ON i.id = r.import_id WHERE r.test = $1 "
-        "ORDER BY i.id DESC", PgParams().add(test));
+    auto s = db_->exec(suspect_results_sql, PgParams().add(test));
     if (!s) return std::unexpected(failed(s.error(), "reading a suspect's results"));
-    for (int i = 0; i < s->size(); ++i)
-      suspects.add_observation({.import_id = s->integer(i, 0), .source = s->text(i, 1), .commit = s->text(i, 2),
-                                .branch = s->text(i, 3), .imported_at = s->text(i, 4),
-                                .result = {.test = test, .outcome = s->text(i, 5), .duration_ms = s->real(i, 6),
-                                           .message = s->text(i, 7), .failed_attempts = int(s->integer(i, 8))}},
-                               max_evidence);
+    for (int i = 0; i < s->size(); ++i) suspects.add_observation(observation_from(PgRow{*s, i}, test), max_evidence);
   }
   return suspects.sorted();
 }

@@ -13,6 +13,9 @@ const char* const run_select =
     "SELECT id, technique, purpose, seed, tests, exit_code, signal, timed_out, infra_reason, wall_ms, log_path, shuffle, "
     "class_run_starts FROM runs ";
 
+const char* const result_select =
+    "SELECT test, outcome, message, exception, signature, stack, duration_ms, shuffled FROM results ";
+
 std::vector<std::string> parse_string_array(const std::string& text) {
   auto j = nlohmann::json::parse(text, nullptr, false);
   std::vector<std::string> out;
@@ -80,6 +83,26 @@ void SuspectList::add_observation(CiObservation o, int max_evidence) {
   if (outcome == "pass" && o.result.failed_attempts > 0) ++suspect.flaky_by_rerun;
   if (int(suspect.evidence.size()) < max_evidence) suspect.evidence.push_back(std::move(o));
 }
+
+const SuspectQuery suspect_queries[3] = {
+    {SuspectList::Reason::same_commit,
+     "SELECT r.test, i.commit_sha FROM ci_results r JOIN ci_imports i ON i.id = r.import_id "
+     "WHERE i.commit_sha <> '' GROUP BY r.test, i.commit_sha "
+     "HAVING SUM(CASE WHEN r.outcome = 'pass' THEN 1 ELSE 0 END) > 0 "
+     "AND SUM(CASE WHEN r.outcome IN ('fail', 'error') THEN 1 ELSE 0 END) > 0 ORDER BY r.test, i.commit_sha"},
+    {SuspectList::Reason::passed_on_rerun,
+     "SELECT DISTINCT test, '' FROM ci_results WHERE outcome = 'pass' AND failed_attempts > 0"},
+    {SuspectList::Reason::mixed_recently,
+     "SELECT test, '' FROM ci_results "
+     "WHERE import_id IN (SELECT id FROM ci_imports ORDER BY id DESC LIMIT $1) GROUP BY test "
+     "HAVING SUM(CASE WHEN outcome = 'pass' THEN 1 ELSE 0 END) > 0 "
+     "AND SUM(CASE WHEN outcome IN ('fail', 'error') THEN 1 ELSE 0 END) > 0"},
+};
+
+const char* const suspect_results_sql =
+    "SELECT i.id, i.source, i.commit_sha, i.branch, i.imported_at, r.outcome, r.duration_ms, r.message, "
+    "r.failed_attempts FROM ci_results r JOIN ci_imports i ON i.id = r.import_id WHERE r.test = $1 "
+    "ORDER BY i.id DESC";
 
 std::vector<CiSuspect> SuspectList::sorted() const {
   std::vector<CiSuspect> out;

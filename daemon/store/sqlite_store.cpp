@@ -50,27 +50,6 @@ class Statement {
   int n_ = 0;
 };
 
-ScanRecord read_scan(const Statement& s) {
-  ScanRecord r;
-  r.id = s.text(0);
-  r.state = s.text(1);
-  r.request = s.text(2);
-  r.backend = s.text(3);
-  r.techniques = parse_string_array(s.text(4));
-  r.seed = s.integer(5);
-  r.created_at = s.text(6);
-  r.started_at = s.text(7);
-  r.finished_at = s.text(8);
-  r.error = s.text(9);
-  r.tests_total = int(s.integer(10));
-  r.runs_planned = int(s.integer(11));
-  r.runs_done = int(s.integer(12));
-  r.daemon = s.text(13);
-  r.group = s.text(14);
-  r.shard = s.text(15);
-  return r;
-}
-
 }  // namespace
 
 
@@ -180,7 +159,7 @@ util::Result<ScanRecord> SqliteStore::scan(const std::string& id) {
   Statement s(db_, (std::string(scan_select) + "WHERE id = ?").c_str());
   s.bind(id);
   int rc = s.step();
-  if (rc == SQLITE_ROW) return read_scan(s);
+  if (rc == SQLITE_ROW) return scan_from(s);
   if (rc == SQLITE_DONE) return util::fail(Errc::not_found, "no scan with id '" + id + "'");
   return std::unexpected(sql_error(db_, "reading scan"));
 }
@@ -191,7 +170,7 @@ util::Result<std::vector<ScanRecord>> SqliteStore::scans(int limit) {
   s.bind(limit);
   std::vector<ScanRecord> out;
   int rc;
-  while ((rc = s.step()) == SQLITE_ROW) out.push_back(read_scan(s));
+  while ((rc = s.step()) == SQLITE_ROW) out.push_back(scan_from(s));
   if (rc != SQLITE_DONE) return std::unexpected(sql_error(db_, "listing scans"));
   return out;
 }
@@ -202,7 +181,7 @@ util::Result<std::vector<ScanRecord>> SqliteStore::scans_of_group(const std::str
   s.bind(group);
   std::vector<ScanRecord> out;
   int rc;
-  while ((rc = s.step()) == SQLITE_ROW) out.push_back(read_scan(s));
+  while ((rc = s.step()) == SQLITE_ROW) out.push_back(scan_from(s));
   if (rc != SQLITE_DONE) return std::unexpected(sql_error(db_, "listing a group's scans"));
   return out;
 }
@@ -300,43 +279,12 @@ util::Result<std::int64_t> SqliteStore::record_run(const std::string& scan_id, c
 namespace {
 
 util::Result<bool> read_results(sqlite3* db, core::RecordedRun& run) {
-  Statement s(db,
-              "SELECT test, outcome, message, exception, signature, stack, duration_ms, shuffled FROM results "
-              "WHERE run_id = ? ORDER BY position");
+  Statement s(db, (std::string(result_select) + "WHERE run_id = ? ORDER BY position").c_str());
   s.bind(run.id);
   int rc;
-  while ((rc = s.step()) == SQLITE_ROW) {
-    core::TestResult r;
-    r.test = s.text(0);
-    r.outcome = core::parse_outcome(s.text(1)).value_or(core::Outcome::infra);
-    r.message = s.text(2);
-    r.exception_type = s.text(3);
-    r.signature = s.text(4);
-    r.stack = s.text(5);
-    r.duration_ms = s.real(6);
-    r.shuffled = parse_shuffled_sites(s.text(7));
-    run.report.results.push_back(std::move(r));
-  }
+  while ((rc = s.step()) == SQLITE_ROW) run.report.results.push_back(result_from(s));
   if (rc != SQLITE_DONE) return std::unexpected(sql_error(db, "reading results"));
   return true;
-}
-
-core::RecordedRun read_run(const Statement& s) {
-  core::RecordedRun r;
-  r.id = s.integer(0);
-  r.spec.technique = s.text(1);
-  r.spec.purpose = s.text(2);
-  r.spec.seed = std::uint64_t(s.integer(3));
-  r.spec.tests = parse_string_array(s.text(4));
-  r.report.exit_code = int(s.integer(5));
-  r.report.signal = int(s.integer(6));
-  r.report.timed_out = s.integer(7) != 0;
-  r.report.infra_reason = s.text(8);
-  r.report.wall_ms = s.real(9);
-  r.report.log_path = s.text(10);
-  r.spec.shuffle = parse_shuffle_spec(s.text(11));
-  r.spec.class_run_starts = parse_positions(s.text(12));
-  return r;
 }
 
 }  // namespace
@@ -348,7 +296,7 @@ util::Result<core::RecordedRun> SqliteStore::run(std::int64_t id) {
   int rc = s.step();
   if (rc == SQLITE_DONE) return util::fail(Errc::not_found, "no run with id " + std::to_string(id));
   if (rc != SQLITE_ROW) return std::unexpected(sql_error(db_, "reading run"));
-  auto run = read_run(s);
+  auto run = run_from(s);
   if (auto r = read_results(db_, run); !r) return std::unexpected(r.error());
   return run;
 }
@@ -359,7 +307,7 @@ util::Result<std::vector<core::RecordedRun>> SqliteStore::runs_of_scan(const std
   s.bind(scan_id);
   std::vector<core::RecordedRun> out;
   int rc;
-  while ((rc = s.step()) == SQLITE_ROW) out.push_back(read_run(s));
+  while ((rc = s.step()) == SQLITE_ROW) out.push_back(run_from(s));
   if (rc != SQLITE_DONE) return std::unexpected(sql_error(db_, "listing runs"));
   for (auto& run : out)
     if (auto r = read_results(db_, run); !r) return std::unexpected(r.error());
@@ -461,48 +409,21 @@ util::Result<int> SqliteStore::ci_import_count() {
   return int(s.integer(0));
 }
 
-namespace {
-
-// Each query yields test ids (and, for the same-commit one, the commit) of one reason.
-const char* same_commit_sql =
-    "SELECT r.test, i.commit_sha FROM ci_results r JOIN ci_imports i ON i.id = r.import_id "
-    "WHERE i.commit_sha <> '' GROUP BY r.test, i.commit_sha "
-    "HAVING SUM(r.outcome = 'pass') > 0 AND SUM(r.outcome IN ('fail', 'error')) > 0";
-const char* passed_on_rerun_sql =
-    "SELECT DISTINCT test, '' FROM ci_results WHERE outcome = 'pass' AND failed_attempts > 0";
-const char* mixed_recently_sql =
-    "SELECT test, '' FROM ci_results "
-    "WHERE import_id IN (SELECT id FROM ci_imports ORDER BY id DESC LIMIT ?) GROUP BY test "
-    "HAVING SUM(outcome = 'pass') > 0 AND SUM(outcome IN ('fail', 'error')) > 0";
-
-}  // namespace
-
 util::Result<std::vector<CiSuspect>> SqliteStore::ci_suspects(int window, int max_evidence) {
   std::lock_guard lock(mutex_);
-  using Reason = SuspectList::Reason;
   SuspectList suspects;
-  for (auto reason : {Reason::same_commit, Reason::passed_on_rerun, Reason::mixed_recently}) {
-    Statement s(db_, reason == Reason::same_commit       ? same_commit_sql
-                     : reason == Reason::passed_on_rerun ? passed_on_rerun_sql
-                                                         : mixed_recently_sql);
-    if (reason == Reason::mixed_recently) s.bind(window);
+  for (const auto& q : suspect_queries) {
+    Statement s(db_, q.sql);
+    if (q.reason == SuspectList::Reason::mixed_recently) s.bind(window);
     int rc;
-    while ((rc = s.step()) == SQLITE_ROW) suspects.add_reason(s.text(0), reason, s.text(1));
+    while ((rc = s.step()) == SQLITE_ROW) suspects.add_reason(s.text(0), q.reason, s.text(1));
     if (rc != SQLITE_DONE) return std::unexpected(sql_error(db_, "finding suspects"));
   }
   for (const auto& test : suspects.tests()) {
-    Statement s(db_,
-                "SELECT i.id, i.source, i.commit_sha, i.branch, i.imported_at, r.outcome, r.duration_ms, r.message, "
-                "r.failed_attempts FROM ci_results r JOIN ci_imports i ON i.id = r.import_id WHERE r.test = ? "
-                "ORDER BY i.id DESC");
+    Statement s(db_, suspect_results_sql);
     s.bind(test);
     int rc;
-    while ((rc = s.step()) == SQLITE_ROW)
-      suspects.add_observation({.import_id = s.integer(0), .source = s.text(1), .commit = s.text(2),
-                                .branch = s.text(3), .imported_at = s.text(4),
-                                .result = {.test = test, .outcome = s.text(5), .duration_ms = s.real(6),
-                                           .message = s.text(7), .failed_attempts = int(s.integer(8))}},
-                               max_evidence);
+    while ((rc = s.step()) == SQLITE_ROW) suspects.add_observation(observation_from(s, test), max_evidence);
     if (rc != SQLITE_DONE) return std::unexpected(sql_error(db_, "reading a suspect's results"));
   }
   return suspects.sorted();
