@@ -54,10 +54,25 @@ int run_replay(const ReplayOptions& o, const CommonOptions& common) {
   std::string order;
   for (const auto& t : result["reproducer"]) order += (order.empty() ? "" : ", ") + t.get<std::string>();
   std::printf("reproducer: %s\n", order.c_str());
-  for (const auto& run : result["runs"])
-    std::printf("  run #%lld: %s\n", (long long)run["id"].get<std::int64_t>(), run["outcome"].get<std::string>().c_str());
+  for (const auto& run : result["runs"]) {
+    std::string said = run["outcome"].get<std::string>();
+    if (auto same = run.find("same_failure"); same != run.end() && same->is_boolean())
+      said += same->get<bool>() ? " (the same failure)" : " (another failure)";
+    // A replayed schedule (technique threads): was it followed decision for decision?
+    if (auto s = run.find("schedule"); s != run.end() && s->is_object()) {
+      if (s->contains("record_error")) said += "; its schedule record could not be read";
+      else if ((*s)["diverged_at"].is_number())
+        said += "; the schedule diverged at step " + std::to_string((*s)["diverged_at"].get<long>());
+      else if ((*s)["followed"].is_number())
+        said += "; the schedule was followed exactly (" + std::to_string((*s)["followed"].get<long>()) + " points)";
+    }
+    std::printf("  run #%lld: %s\n", (long long)run["id"].get<std::int64_t>(), said.c_str());
+  }
   std::printf("%s: the failure %s in %d of %d runs\n", reproduced ? "reproduced" : "not reproduced",
               reproduced ? "came back" : "came back", result["failed"].get<int>(), result["total"].get<int>());
+  if (auto followed = result.find("schedule_followed"); followed != result.end() && followed->is_boolean())
+    std::printf("%s\n", followed->get<bool>() ? "the failing schedule was replayed exactly"
+                                              : "the failing schedule was not replayed exactly (see each run)");
   return reproduced ? 0 : 3;
 }
 
@@ -73,7 +88,9 @@ CommandDef replay_command() {
       .define =
           [](CLI::App& cmd) {
             auto o = std::make_shared<ReplayOptions>();
-            cmd.description("Runs the verdict's reproducer (the failing order, or the failing run's tests) N times.\n"
+            cmd.description("Runs the verdict's reproducer (the failing order, or the failing run's tests) N times; a\n"
+                            "verdict of explore, shuffle or threads runs its failing schedule or seed again (threads:\n"
+                            "decision for decision, and says whether the schedule was followed exactly).\n"
                             "  flakescan replay (--scan ID | --verdicts FILE) --test pkg.Class#method [--runs N]");
             cmd.add_option("--scan", o->scan, "the scan whose verdict to replay")->type_name("ID");
             cmd.add_option("--verdicts", o->verdicts, "or a verdict file of that scan (its scan id is used)")->type_name("FILE");

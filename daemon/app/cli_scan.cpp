@@ -43,6 +43,8 @@ struct ScanOptions {
   std::string shard, group;  // a CI matrix job's share of a sharded scan: "I/N" and the group's name
   std::string new_since;     // only tests the CI history of this branch never saw
   std::optional<int> shuffle_seeds, shuffle_rounds;
+  std::string thread_strategy, virtual_time;       // threads: pct|pos|random; on|off
+  std::optional<int> thread_schedules, bug_depth;  // threads: schedules per test, PCT's bug depth
   std::vector<std::string> tests, adb_servers, jvm_args;
   bool clear_state = false;
   bool from_history = false;  // add the CI history's suspects (GET /v1/suspects) to the tests
@@ -179,6 +181,12 @@ json request_body(const ScanOptions& o) {
   if (!o.shuffle_mode.empty()) shuffle["mode"] = o.shuffle_mode;
   if (o.shuffle_rounds) shuffle["rounds"] = *o.shuffle_rounds;
   if (!shuffle.empty()) body["shuffle"] = shuffle;
+  json threads = json::object();
+  if (!o.thread_strategy.empty()) threads["strategy"] = o.thread_strategy;
+  if (o.thread_schedules) threads["schedules"] = *o.thread_schedules;
+  if (o.bug_depth) threads["depth"] = *o.bug_depth;
+  if (!o.virtual_time.empty()) threads["virtual_time"] = o.virtual_time == "on";
+  if (!threads.empty()) body["threads"] = threads;
   if (!o.shard.empty()) body["shard"] = o.shard;
   if (!o.group.empty()) body["group"] = o.group;
   if (!o.new_since.empty()) body["new_since"] = o.new_since;
@@ -308,7 +316,7 @@ CommandDef scan_command() {
                 ->check(CLI::IsMember({"local", "adb"}));
             cmd.add_option("--techniques", o->techniques,
                            "comma-separated, from: rerun (default), suite, order, nio, nio-isolated-class, "
-                           "nio-isolated-method, shuffle, explore, repair, noise")
+                           "nio-isolated-method, shuffle, explore, threads, repair, noise")
                 ->type_name("LIST");
             cmd.add_option("--runs", o->runs, "runs per test for rerun (default 10)")->type_name("N");
             cmd.add_option("--isolation", o->isolation, "fresh_jvm (default: one JVM per run) or shared_jvm")->type_name("MODE");
@@ -352,6 +360,22 @@ CommandDef scan_command() {
                            "shuffle: full (default: a new order for every call) or one (one order per call site)")
                 ->type_name("MODE")
                 ->check(CLI::IsMember({"full", "one"}));
+            cmd.add_option("--thread-strategy", o->thread_strategy,
+                           "threads: how each scheduling point picks the next thread: pct (default: PCT, priorities "
+                           "with --bug-depth change points), pos (partial order sampling) or random")
+                ->type_name("NAME")
+                ->check(CLI::IsMember({"pct", "pos", "random"}));
+            cmd.add_option("--thread-schedules", o->thread_schedules,
+                           "threads: controlled schedules per test, at most (default 100); the seeds follow from --seed")
+                ->type_name("N")
+                ->check(CLI::Range(1, 10000));
+            cmd.add_option("--bug-depth", o->bug_depth, "threads: PCT's bug depth d, the orderings a bug needs (default 3)")
+                ->type_name("D")
+                ->check(CLI::Range(1, 20));
+            cmd.add_option("--virtual-time", o->virtual_time,
+                           "threads: on (default: sleeps and timeouts return at once on the scheduler's clock) or off")
+                ->type_name("MODE")
+                ->check(CLI::IsMember({"on", "off"}));
             cmd.add_option("--max-runs-per-test", o->max_runs_per_test, "budget of explore: debugged runs per test (default 40)")
                 ->type_name("N");
             cmd.add_option("--max-seconds-per-test", o->max_seconds_per_test,

@@ -230,6 +230,8 @@ scan::ScanManagerConfig scan_config_for(const Options& options) {
     // every daemon shares (backend/local_jvm/shuffling_jdk.hpp).
     if (auto jar = app::find_shuffling_jdk_jar()) c.shuffling_jdk_jar = *jar;
     c.asm_jars = backend::default_asm_jars(options.java_lib);
+    // Technique threads: the agent that controls the test's threads; without it such runs are refused.
+    if (auto jar = app::find_threads_agent_jar()) c.threads_agent_jar = *jar;
     return std::make_unique<backend::LocalJvmExecutor>(std::move(c));
   };
   scan_config.tools = std::make_shared<backend::LocalTools>();  // javac and stress-ng for the techniques

@@ -27,6 +27,8 @@ std::optional<fs::path> find_runner_jar() { return find_jar("flakescan-runner.ja
 
 std::optional<fs::path> find_shuffling_jdk_jar() { return find_jar("flakescan-shuffling-jdk.jar", "FLAKESCAN_SHUFFLING_JDK_JAR"); }
 
+std::optional<fs::path> find_threads_agent_jar() { return find_jar("flakescan-threads-agent.jar", "FLAKESCAN_THREADS_AGENT_JAR"); }
+
 std::optional<fs::path> find_sibling(const char* name) {
   fs::path candidate = executable_dir() / name;
   std::error_code ec;

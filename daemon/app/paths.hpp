@@ -12,6 +12,7 @@ std::filesystem::path executable_dir();
 std::optional<std::filesystem::path> find_jar(const char* name, const char* env);
 std::optional<std::filesystem::path> find_runner_jar();         // flakescan-runner.jar
 std::optional<std::filesystem::path> find_shuffling_jdk_jar();  // flakescan-shuffling-jdk.jar
+std::optional<std::filesystem::path> find_threads_agent_jar();  // flakescan-threads-agent.jar (technique threads)
 std::optional<std::filesystem::path> find_sibling(const char* name);
 // $FLAKESCAN_HOME, else $XDG_DATA_HOME/flakescan, else ~/.local/share/flakescan.
 std::filesystem::path default_data_dir();

@@ -9,6 +9,8 @@
 #include <string_view>
 #include <vector>
 
+#include "core/thread_schedule.hpp"
+
 namespace flakescan::core {
 
 enum class Outcome { pass, fail, error, skipped, not_found, infra };
@@ -42,6 +44,7 @@ struct TestResult {
   std::string signature;       // failure signature (core/signature.hpp); empty for passes
   double duration_ms = 0;
   std::vector<ShuffledSite> shuffled;  // runs under a ShuffleSpec: the sites seen while it ran
+  std::optional<ThreadSchedule> threads;  // runs under a ScheduleSpec: the test's schedule record
 };
 
 // A run on the shuffling JDK: every unspecified order (HashMap iteration, getDeclaredMethods,
@@ -66,6 +69,10 @@ struct RunSpec {
   // Set: the run is made on the shuffling JDK (technique `shuffle`). Backends that cannot do
   // it refuse the run (unsupported).
   std::optional<ShuffleSpec> shuffle;
+  // Set: the test JVM runs under the threads agent, one controlled schedule per entry
+  // (technique `threads`, docs/threads.md). Backends that cannot do it refuse the run
+  // (unsupported), and so does a debugged run.
+  std::optional<ScheduleSpec> schedule;
   // Positions in `tests` where a new run of a class begins although the entry before it is of
   // the same class: its @BeforeClass/@BeforeAll and static state set up there run again, in the
   // same JVM (nio-isolated-class runs each class twice this way). Ascending, each in

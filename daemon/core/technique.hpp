@@ -67,6 +67,14 @@ enum class ExploreStrategy { flakescanner, maxdiff, both };
 const char* strategy_name(ExploreStrategy strategy);
 std::optional<ExploreStrategy> parse_strategy(std::string_view name);
 
+// Technique `threads` (docs/threads.md): how each test's schedules are chosen.
+struct ThreadsSettings {
+  std::string strategy = "pct";  // pct, pos or random (ScheduleSpec::strategy)
+  int schedules = 100;           // controlled runs per test, at most
+  int depth = 3;                 // PCT's bug depth
+  bool virtual_time = true;      // sleeps and timeouts on the scheduler's clock
+};
+
 struct TechniqueInput {
   std::vector<std::string> tests;  // method-level ids, in the project's original order
   Budget budget;
@@ -77,6 +85,7 @@ struct TechniqueInput {
   int shuffle_seeds = 3;
   std::string shuffle_mode = "full";
   int shuffle_rounds = 0;  // suite: whole-suite rounds on the shuffling JDK, a seed each
+  ThreadsSettings threads;
   // What `repair` reads and writes besides runs (empty when the backend has no classpath):
   std::vector<std::string> classpath;     // the test JVM's whole classpath (class files, javac)
   std::string project_dir;                // patches are written relative to it

@@ -94,22 +94,45 @@ util::Result<std::vector<core::RecordedRun>> run_replays(const ReplayTarget& tar
   return finished;
 }
 
+// A replayed schedule (technique threads): whether the run followed the recorded decisions
+// to the end, and where it could not.
+json schedule_followed(const core::ThreadSchedule& record) {
+  json out{{"exact", record.exact},
+           {"followed", record.replay_followed ? json(*record.replay_followed) : json(nullptr)},
+           {"diverged_at", record.replay_diverged_at ? json(*record.replay_diverged_at) : json(nullptr)}};
+  if (!record.record_error.empty()) out["record_error"] = record.record_error;
+  return out;
+}
+
 json replay_answer(const std::string& id, const std::string& test, const ReplayTarget& target,
                    const std::vector<core::RecordedRun>& finished, int runs_wanted) {
+  const json& failing_run = target.verdict["evidence"].value("failing_run", json::object());
+  const std::string failing_signature = failing_run.is_object() ? failing_run.value("signature", "") : "";
   json run_list = json::array();
+  bool followed = true, scheduled = false;
   for (const auto& run : finished) {
     std::string outcome = "infra";
+    json entry{{"id", run.id}};
     for (const auto& r : run.report.results) {
       if (r.test != test) continue;
       // The test's last occurrence decides (a NIO reproducer runs it twice; the second fails).
       outcome = std::string(core::outcome_name(r.outcome));
+      if (core::is_failure(r.outcome) && !failing_signature.empty()) entry["same_failure"] = r.signature == failing_signature;
+      if (r.threads) {
+        entry["schedule"] = schedule_followed(*r.threads);
+        scheduled = true;
+        followed = followed && r.threads->record_error.empty() && !r.threads->replay_diverged_at;
+      }
     }
-    run_list.push_back(json{{"id", run.id}, {"outcome", outcome}});
+    entry["outcome"] = outcome;
+    run_list.push_back(std::move(entry));
   }
   int failed = 0;
   for (const auto& r : run_list) failed += r["outcome"] == "fail" || r["outcome"] == "error";
-  return json{{"scan", id}, {"test", test}, {"reproducer", target.reproducer}, {"runs", run_list},
+  json answer{{"scan", id}, {"test", test}, {"reproducer", target.reproducer}, {"runs", run_list},
               {"failed", failed}, {"total", runs_wanted}, {"reproduced", failed > 0}};
+  if (scheduled) answer["schedule_followed"] = followed;
+  return answer;
 }
 
 }  // namespace

@@ -19,8 +19,11 @@ namespace flakescan::scan {
 // Builds the executor that replays (its work folder chosen by the caller).
 using ReplayExecutorFactory = std::function<util::Result<std::unique_ptr<core::TestExecutor>>(const ScanRequest&)>;
 
-// Body: {"test": "p.C#m", "runs": 3}. Answer: {scan, test, reproducer, runs: [{id, outcome}],
-// failed, total, reproduced}.
+// Body: {"test": "p.C#m", "runs": 3}. Answer: {scan, test, reproducer, runs: [{id, outcome,
+// same_failure?, schedule?}], failed, total, reproduced, schedule_followed?}. `same_failure`: a
+// failing run's signature equals the verdict's failing run's. `schedule` (replayed schedules of
+// technique threads): {exact, followed, diverged_at}; `schedule_followed`: every run followed
+// the recorded decisions to the end.
 util::Result<nlohmann::json> replay_verdict(store::Store& store, const std::string& scan_id, const nlohmann::json& body,
                                             const ReplayExecutorFactory& make_executor);
 

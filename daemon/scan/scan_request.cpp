@@ -55,7 +55,7 @@ namespace {
 util::Result<void> check_field_names(const json& body) {
   static const std::set<std::string> fields{"backend", "classpath", "tests", "techniques", "runs", "isolation", "seed", "strategy",
                                             "timeout_seconds", "budget", "parallelism", "jvm_args", "working_dir",
-                                            "sources", "adb", "shuffle", "shard", "group", "new_since"};
+                                            "sources", "adb", "shuffle", "threads", "shard", "group", "new_since"};
   for (const auto& [key, value] : body.items())
     if (!fields.contains(key)) return util::fail(Errc::invalid_argument, "unknown field '" + key + "'");
   return {};
@@ -230,6 +230,35 @@ util::Result<void> parse_shuffle(const json& body, ScanRequest& r) {
   return {};
 }
 
+// technique threads: {"strategy": "pct" | "pos" | "random", "schedules": 1..10000,
+// "depth": 1..20, "virtual_time": true | false}
+util::Result<void> parse_threads(const json& body, ScanRequest& r) {
+  if (!body.contains("threads")) return {};
+  const auto& t = body["threads"];
+  if (!t.is_object()) return std::unexpected(bad("threads", "must be an object"));
+  for (const auto& [key, value] : t.items()) {
+    if (key == "strategy") {
+      if (!value.is_string() || (value != "pct" && value != "pos" && value != "random"))
+        return std::unexpected(bad("threads.strategy", "must be \"pct\" (PCT with a bug depth), \"pos\" (partial order sampling) or \"random\""));
+      r.threads.strategy = value;
+    } else if (key == "schedules") {
+      auto n = integer(value, "threads.schedules", 1, 10000);
+      if (!n) return std::unexpected(n.error());
+      r.threads.schedules = *n;
+    } else if (key == "depth") {
+      auto n = integer(value, "threads.depth", 1, 20);
+      if (!n) return std::unexpected(n.error());
+      r.threads.depth = *n;
+    } else if (key == "virtual_time") {
+      if (!value.is_boolean()) return std::unexpected(bad("threads.virtual_time", "must be true or false"));
+      r.threads.virtual_time = value.get<bool>();
+    } else {
+      return util::fail(Errc::invalid_argument, "unknown field 'threads." + key + "'");
+    }
+  }
+  return {};
+}
+
 util::Result<void> parse_budget(const json& body, ScanRequest& r) {
   if (!body.contains("budget")) return {};
   const auto& b = body["budget"];
@@ -256,7 +285,7 @@ util::Result<ScanRequest> parse_scan_request(const json& body, const std::vector
   ScanRequest r;
   if (auto ok = parse_target(body, r); !ok) return std::unexpected(ok.error());
   if (auto ok = parse_techniques(body, known_techniques, r); !ok) return std::unexpected(ok.error());
-  for (auto parse : {parse_run_settings, parse_selection, parse_process_settings, parse_shuffle, parse_budget})
+  for (auto parse : {parse_run_settings, parse_selection, parse_process_settings, parse_shuffle, parse_threads, parse_budget})
     if (auto ok = parse(body, r); !ok) return std::unexpected(ok.error());
   return r;
 }
@@ -275,7 +304,9 @@ nlohmann::json ScanRequest::to_json() const {
          {"budget", {{"max_runs", budget.max_runs}, {"max_seconds", budget.max_seconds},
                      {"max_runs_per_test", budget.max_runs_per_test}, {"max_seconds_per_test", budget.max_seconds_per_test}}},
          {"jvm_args", jvm_args},
-         {"shuffle", {{"seeds", shuffle_seeds}, {"mode", shuffle_mode}, {"rounds", shuffle_rounds}}}};
+         {"shuffle", {{"seeds", shuffle_seeds}, {"mode", shuffle_mode}, {"rounds", shuffle_rounds}}},
+         {"threads", {{"strategy", threads.strategy}, {"schedules", threads.schedules}, {"depth", threads.depth},
+                      {"virtual_time", threads.virtual_time}}}};
   if (backend == "local") j["classpath"] = classpath;
   if (budget.max_orders > 0) j["budget"]["max_orders"] = budget.max_orders;  // 0: the default for the tests
   if (parallelism > 0) j["parallelism"] = parallelism;

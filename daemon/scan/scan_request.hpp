@@ -35,6 +35,7 @@ struct ScanRequest {
   int shuffle_seeds = 3;           // shuffle: seeded runs per test
   std::string shuffle_mode = "full";  // shuffle: "full" or "one"
   int shuffle_rounds = 0;          // suite: rounds on the shuffling JDK
+  core::ThreadsSettings threads;   // threads: strategy, schedules per test, bug depth, virtual time
   std::optional<core::Shard> shard; // run only this shard's share of the tests (core/shard.hpp)
   std::string group;               // the group of a sharded scan (required with shard)
   std::string new_since;           // scan only tests with no CI result on this branch (new in a pull request)

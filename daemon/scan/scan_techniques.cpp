@@ -73,6 +73,7 @@ core::TechniqueInput technique_input(core::TestExecutor& executor, const ScanReq
   input.shuffle_seeds = request.shuffle_seeds;
   input.shuffle_mode = request.shuffle_mode;
   input.shuffle_rounds = request.shuffle_rounds;
+  input.threads = request.threads;
   input.tools = tools;
   return input;
 }

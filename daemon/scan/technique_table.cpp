@@ -6,6 +6,7 @@
 #include "rerun/rerun.hpp"
 #include "shuffle/shuffle.hpp"
 #include "suite/suite_rounds.hpp"  // suite: whole-suite rounds, isolation of suspects
+#include "threads/threads_technique.hpp"  // threads: controlled schedules of plain JVM threads
 
 namespace flakescan::scan {
 
@@ -20,6 +21,7 @@ const std::vector<TechniqueEntry>& technique_table() {
       {"nio-isolated-method", order::nio_technique(order::NioMode::isolated_method), "nio with one JVM per test"},
       {"shuffle", shuffle::shuffle_technique(), "implementation-dependent tests: a clean run, then seeded runs on a JDK whose unspecified orders (HashMap iteration, getDeclaredMethods, File.list, ...) come out permuted; the call site located, a fix verified", [](const std::string& test, const std::map<std::string, std::string>& details, core::RunLog& runs) { return shuffle::replay_shuffle(test, details, runs); }},
       {"explore", event_order::explore_technique(), "event-order exploration through the debugger (FlakeScanner): trace, what-if bounds, schedules of async main-queue events", [](const std::string& test, const std::map<std::string, std::string>& details, core::RunLog& runs) { return event_order::replay_schedule(test, details, runs); }},
+      {"threads", threads::threads_technique(), "plain JVM concurrency: each test's threads run one at a time under a controlled scheduler (the threads agent), seeded schedules (PCT with bug depth, POS, random) until one fails and another passes; the failing schedule replayed exactly, the two conflicting operations named", [](const std::string& test, const std::map<std::string, std::string>& details, core::RunLog& runs) { return threads::replay_threads(test, details, runs); }},
       {"repair", repair::repair_technique(), "for each order-dependent victim and NIO test found before it (or by order, run here): the polluted static field, a reset call that cleans it, and a patch compiled and verified"},
       {"noise", event_order::run_noise, "rerun N times under stress-ng CPU and memory load (Shaker-style)"},
   };

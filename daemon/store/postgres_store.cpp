@@ -5,6 +5,7 @@
 #include "store/migrations.hpp"
 #include "store/rows.hpp"
 #include "store/shuffle_columns.hpp"
+#include "store/threads_columns.hpp"
 #include "util/log.hpp"
 #include "util/timestamp.hpp"
 
@@ -197,10 +198,11 @@ util::Result<std::int64_t> PostgresStore::record_run(const std::string& scan_id,
   add_text(p, report.infra_reason).add(report.wall_ms);
   add_text(p, report.log_path).add(util::utc_timestamp()).add(shuffle_spec_text(spec.shuffle))
       .add(positions_text(spec.class_run_starts));
+  add_text(p, schedule_column(spec.schedule));
   auto run = db_->exec(
       "INSERT INTO runs(scan_id, technique, purpose, seed, tests, exit_code, signal, timed_out, infra_reason, "
-      "wall_ms, log_path, finished_at, shuffle, class_run_starts) "
-      "VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14) RETURNING id", p);
+      "wall_ms, log_path, finished_at, shuffle, class_run_starts, schedule) "
+      "VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15) RETURNING id", p);
   if (!run) return rollback(run.error(), "recording run");
   std::int64_t run_id = run->integer(0, 0);
   for (std::size_t i = 0; i < report.results.size(); ++i) {
@@ -213,9 +215,10 @@ util::Result<std::int64_t> PostgresStore::record_run(const std::string& scan_id,
     add_text(q, r.signature);
     add_text(q, r.stack).add(r.duration_ms);
     add_text(q, shuffled_sites_text(r.shuffled));
+    add_text(q, threads_column(r.threads));
     auto res = db_->exec(
         "INSERT INTO results(run_id, position, test, outcome, message, exception, signature, stack, duration_ms, "
-        "shuffled) VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10)", q);
+        "shuffled, threads) VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11)", q);
     if (!res) return rollback(res.error(), "recording result");
   }
   if (auto c = db_->commit(); !c) return rollback(c.error(), "committing run");

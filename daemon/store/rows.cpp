@@ -11,10 +11,10 @@ const char* const scan_select =
 
 const char* const run_select =
     "SELECT id, technique, purpose, seed, tests, exit_code, signal, timed_out, infra_reason, wall_ms, log_path, shuffle, "
-    "class_run_starts FROM runs ";
+    "class_run_starts, schedule FROM runs ";
 
 const char* const result_select =
-    "SELECT test, outcome, message, exception, signature, stack, duration_ms, shuffled FROM results ";
+    "SELECT test, outcome, message, exception, signature, stack, duration_ms, shuffled, threads FROM results ";
 
 std::vector<std::string> parse_string_array(const std::string& text) {
   auto j = nlohmann::json::parse(text, nullptr, false);

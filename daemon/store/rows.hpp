@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "store/shuffle_columns.hpp"
+#include "store/threads_columns.hpp"
 #include "store/store.hpp"
 
 namespace flakescan::store {
@@ -101,6 +102,7 @@ core::RecordedRun run_from(const Row& s) {
   r.report.log_path = s.text(10);
   r.spec.shuffle = parse_shuffle_spec(s.text(11));
   r.spec.class_run_starts = parse_positions(s.text(12));
+  r.spec.schedule = parse_schedule_column(s.text(13));
   return r;
 }
 
@@ -123,6 +125,7 @@ core::TestResult result_from(const Row& s) {
   r.stack = s.text(5);
   r.duration_ms = s.real(6);
   r.shuffled = parse_shuffled_sites(s.text(7));
+  r.threads = parse_threads_column(s.text(8));
   return r;
 }
 

@@ -8,6 +8,7 @@
 #include "store/migrations.hpp"
 #include "store/rows.hpp"
 #include "store/shuffle_columns.hpp"
+#include "store/threads_columns.hpp"
 #include "util/log.hpp"
 #include "util/timestamp.hpp"
 
@@ -255,21 +256,23 @@ util::Result<std::int64_t> SqliteStore::record_run(const std::string& scan_id, c
   };
   Statement run(db_,
                 "INSERT INTO runs(scan_id, technique, purpose, seed, tests, exit_code, signal, timed_out, infra_reason, "
-                "wall_ms, log_path, finished_at, shuffle, class_run_starts) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
+                "wall_ms, log_path, finished_at, shuffle, class_run_starts, schedule) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
   run.bind(scan_id).bind(spec.technique).bind(spec.purpose).bind(std::int64_t(spec.seed))
       .bind(nlohmann::json(spec.tests).dump()).bind(report.exit_code).bind(report.signal).bind(int(report.timed_out))
       .bind(report.infra_reason).bind(report.wall_ms).bind(report.log_path).bind(util::utc_timestamp())
       .bind(shuffle_spec_text(spec.shuffle))
-      .bind(positions_text(spec.class_run_starts));
+      .bind(positions_text(spec.class_run_starts))
+      .bind(schedule_column(spec.schedule));
   if (run.step() != SQLITE_DONE) return rollback(sql_error(db_, "recording run"));
   std::int64_t run_id = sqlite3_last_insert_rowid(db_);
   for (size_t i = 0; i < report.results.size(); ++i) {
     const auto& r = report.results[i];
     Statement res(db_,
                   "INSERT INTO results(run_id, position, test, outcome, message, exception, signature, stack, duration_ms, "
-                  "shuffled) VALUES (?,?,?,?,?,?,?,?,?,?)");
+                  "shuffled, threads) VALUES (?,?,?,?,?,?,?,?,?,?,?)");
     res.bind(run_id).bind(int(i)).bind(r.test).bind(std::string(core::outcome_name(r.outcome))).bind(r.message)
-        .bind(r.exception_type).bind(r.signature).bind(r.stack).bind(r.duration_ms).bind(shuffled_sites_text(r.shuffled));
+        .bind(r.exception_type).bind(r.signature).bind(r.stack).bind(r.duration_ms).bind(shuffled_sites_text(r.shuffled))
+        .bind(threads_column(r.threads));
     if (res.step() != SQLITE_DONE) return rollback(sql_error(db_, "recording result"));
   }
   if (auto r = exec("COMMIT"); !r) return rollback(r.error());

@@ -311,6 +311,10 @@ util::Result<core::RunReport> AdbExecutor::run(const core::RunSpec& spec, const 
     return util::fail(util::Errc::unsupported,
                       "a device's framework classes (ART's boot image) cannot be swapped for shuffling ones from here: "
                       "technique shuffle runs on the local JVM backend");
+  if (spec.schedule)
+    return util::fail(util::Errc::unsupported,
+                      "a device's test process cannot be started under the threads agent (a JVM agent; ART has none): "
+                      "technique threads runs on the local JVM backend");
   auto log = util::logger("adb");
   auto start = wire::Clock::now();
   auto deadline = start + Ms(spec.timeout_ms);

@@ -8,6 +8,7 @@
 #include "backend/local_jvm/run_log.hpp"
 #include "backend/local_jvm/runner_results.hpp"
 #include "jdwp/launch.hpp"
+#include "threads/schedule_record.hpp"
 #include "util/log.hpp"
 #include "util/process.hpp"
 
@@ -93,6 +94,16 @@ std::vector<std::string> runner_jvm_args(const std::vector<std::string>& request
   return out;
 }
 
+std::vector<std::string> threads_agent_args(const fs::path& agent_jar, const core::ScheduleSpec& spec, const fs::path& decisions_file) {
+  std::vector<std::string> out{"-javaagent:" + agent_jar.string(), "-Dflakescan.threads.strategy=" + spec.strategy,
+                               "-Dflakescan.threads.seed=" + std::to_string(spec.seed),
+                               "-Dflakescan.threads.depth=" + std::to_string(spec.depth),
+                               "-Dflakescan.threads.steps=" + std::to_string(spec.steps),
+                               std::string("-Dflakescan.threads.virtual_time=") + (spec.virtual_time ? "true" : "false")};
+  if (!decisions_file.empty()) out.push_back("-Dflakescan.threads.replay=" + decisions_file.string());
+  return out;
+}
+
 std::vector<std::string> missing_classpath_entries(const std::vector<std::string>& classpath) {
   std::vector<std::string> missing;
   for (const auto& entry : classpath) {
@@ -175,13 +186,13 @@ CdsArchive& LocalJvmExecutor::archive_for(const Shuffled* shuffle) const {
 
 std::vector<std::string> LocalJvmExecutor::command(const std::string& mode, const fs::path& tests_file,
                                                    const fs::path& results_file, const std::vector<std::string>& prepend,
-                                                   const Shuffled* shuffle) const {
+                                                   const Shuffled* shuffle, const Scheduled* schedule) const {
   // The archive holds the jars in front of the directories: a classpath with anything before
   // them (a patched class, RunSpec::classpath_prepend) or with directories among them runs
   // without; so does a JDK started with --patch-module (HotSpot turns class data sharing off).
   std::vector<std::string> argv{shuffle ? shuffle->jdk.java : config_.java};
   argv.insert(argv.end(), config_.jvm_args.begin(), config_.jvm_args.end());
-  if (prepend.empty() && dirs_last_ && (!shuffle || shuffle->jdk.image)) {
+  if (prepend.empty() && dirs_last_ && !schedule && (!shuffle || shuffle->jdk.image)) {
     auto cds = archive_for(shuffle).for_run();
     argv.insert(argv.end(), cds.jvm_args.begin(), cds.jvm_args.end());
   }
@@ -191,6 +202,12 @@ std::vector<std::string> LocalJvmExecutor::command(const std::string& mode, cons
     argv.push_back("-Dflakescan.shuffle.seed=" + std::to_string(shuffle->spec.seed));
     argv.push_back("-Dflakescan.shuffle.mode=" + shuffle->spec.mode);
     if (!shuffle->sites_file.empty()) argv.push_back("-Dflakescan.shuffle.sites=" + shuffle->sites_file.string());
+  }
+  if (schedule) {
+    // The runner sees flakescan.threads.strategy and brackets each entry with the agent's
+    // Control.begin/end (docs/threads.md).
+    auto agent = threads_agent_args(config_.threads_agent_jar, schedule->spec, schedule->decisions_file);
+    argv.insert(argv.end(), agent.begin(), agent.end());
   }
   argv.insert(argv.end(), {"-cp", join(process_classpath(prepend), ':'), "io.flakescan.runner.Main", mode, "--tests-file",
                            tests_file.string(), "--results", results_file.string()});
@@ -236,7 +253,8 @@ LocalJvmExecutor::RunFiles LocalJvmExecutor::next_run_files() {
   std::error_code ec;
   fs::create_directories(config_.work_dir, ec);
   fs::path base = config_.work_dir / ("run-" + std::to_string(next_file_++));
-  return {base.string() + ".tests", base.string() + ".results", base.string() + ".log", base.string() + ".sites"};
+  return {base.string() + ".tests", base.string() + ".results", base.string() + ".log", base.string() + ".sites",
+          base.string() + ".decisions"};
 }
 
 util::Result<core::RunReport> LocalJvmExecutor::finish_run(const core::RunSpec& spec, const RunFiles& files,
@@ -275,6 +293,21 @@ util::Result<LocalJvmExecutor::Shuffled> LocalJvmExecutor::shuffled_launch(const
   return out;
 }
 
+util::Result<LocalJvmExecutor::Scheduled> LocalJvmExecutor::scheduled_launch(const core::ScheduleSpec& spec,
+                                                                             const RunFiles& files) const {
+  std::error_code ec;
+  if (config_.threads_agent_jar.empty() || !fs::exists(config_.threads_agent_jar, ec))
+    return util::fail(util::Errc::unsupported,
+                      "the threads agent (flakescan-threads-agent.jar) was not found beside flakescand or in "
+                      "$FLAKESCAN_THREADS_AGENT_JAR: technique threads cannot control the test's threads");
+  Scheduled out{.spec = spec};
+  if (spec.strategy == "replay") {
+    if (auto w = write_lines(files.decisions, {threads::decisions_text(spec.replay_decisions)}); !w) return std::unexpected(w.error());
+    out.decisions_file = files.decisions;
+  }
+  return out;
+}
+
 util::Result<core::RunReport> LocalJvmExecutor::run(const core::RunSpec& spec, const core::CancelFlag& cancel) {
   auto files = next_run_files();
   if (auto w = write_lines(files.tests, runner_test_lines(spec)); !w) return std::unexpected(w.error());
@@ -284,9 +317,15 @@ util::Result<core::RunReport> LocalJvmExecutor::run(const core::RunSpec& spec, c
     if (!launch) return std::unexpected(launch.error());
     shuffle = std::move(*launch);
   }
+  std::optional<Scheduled> schedule;
+  if (spec.schedule) {
+    auto launch = scheduled_launch(*spec.schedule, files);
+    if (!launch) return std::unexpected(launch.error());
+    schedule = std::move(*launch);
+  }
   auto started = std::chrono::steady_clock::now();
   auto child = util::Child::spawn({.argv = command("run", files.tests, files.results, spec.classpath_prepend,
-                                                   shuffle ? &*shuffle : nullptr),
+                                                   shuffle ? &*shuffle : nullptr, schedule ? &*schedule : nullptr),
                                    .working_dir = config_.test_dir.string(),
                                    .stdout_path = files.log.string()});
   if (!child) return std::unexpected(child.error());
@@ -300,6 +339,9 @@ util::Result<core::RunReport> LocalJvmExecutor::run(const core::RunSpec& spec, c
 util::Result<core::RunReport> LocalJvmExecutor::run_debugged(const core::RunSpec& spec, const core::CancelFlag& cancel,
                                                              const DriveFn& drive) {
   if (spec.shuffle) return util::fail(util::Errc::unsupported, "a shuffled run cannot be made under the debugger");
+  if (spec.schedule)
+    return util::fail(util::Errc::unsupported,
+                      "a scheduled run (technique threads) cannot be made under the debugger: both would stop its threads");
   auto files = next_run_files();
   if (auto w = write_lines(files.tests, runner_test_lines(spec)); !w) return std::unexpected(w.error());
   auto started = std::chrono::steady_clock::now();

@@ -35,6 +35,8 @@ struct LocalJvmConfig {
   std::filesystem::path shuffling_jdk_jar;
   std::vector<std::string> asm_jars;
   std::filesystem::path shuffling_jdk_cache;  // empty: default_shuffling_jdk_cache()
+  // Scheduled runs (RunSpec::schedule, technique threads): the threads agent; empty refuses them.
+  std::filesystem::path threads_agent_jar;
 };
 
 // Debian's JUnit Platform jars under `java_lib` (/usr/share/java), in the order the runner needs.
@@ -48,6 +50,12 @@ std::vector<std::string> default_asm_jars(const std::filesystem::path& java_lib)
 // round took half the CPU without it (docs/benchmarks.md, suite_scan). It changes how fast
 // code runs, not what it does.
 std::vector<std::string> runner_jvm_args(const std::vector<std::string>& requested);
+
+// What a scheduled run (RunSpec::schedule) adds to the java command line: the threads agent
+// and its -Dflakescan.threads.* properties (docs/threads.md). `decisions_file`: where the
+// replay's decisions were written (strategy replay).
+std::vector<std::string> threads_agent_args(const std::filesystem::path& agent_jar, const core::ScheduleSpec& spec,
+                                            const std::filesystem::path& decisions_file);
 
 // Entries of a classpath that do not exist ("dir/*" wildcards are checked as dirs).
 std::vector<std::string> missing_classpath_entries(const std::vector<std::string>& classpath);
@@ -76,9 +84,15 @@ class LocalJvmExecutor final : public core::TestExecutor {
     core::ShuffleSpec spec;
     std::filesystem::path sites_file;  // the spec's sites, one per line; empty: every site
   };
+  // `schedule`: the run is made under the threads agent (RunSpec::schedule); it runs without
+  // the class data archive, like any run that is not a plain one.
+  struct Scheduled {
+    core::ScheduleSpec spec;
+    std::filesystem::path decisions_file;  // strategy replay: the decisions, as JSON; else empty
+  };
   std::vector<std::string> command(const std::string& mode, const std::filesystem::path& tests_file,
                                    const std::filesystem::path& results_file, const std::vector<std::string>& prepend = {},
-                                   const Shuffled* shuffle = nullptr) const;
+                                   const Shuffled* shuffle = nullptr, const Scheduled* schedule = nullptr) const;
   // The test JVM's whole classpath: the project's, the runner jar, the platform jars (the
   // project's class directories after them once discovery found that safe).
   std::vector<std::string> process_classpath() const override;
@@ -87,6 +101,7 @@ class LocalJvmExecutor final : public core::TestExecutor {
  private:
   struct RunFiles {
     std::filesystem::path tests, results, log, sites;  // the runner's input, its results stream, its output, a shuffle's sites
+    std::filesystem::path decisions;                   // a replayed schedule's decisions
   };
   RunFiles next_run_files();
   // The JVM (`java`) that dumps the class data archive over `jars` (CdsArchive::Maker).
@@ -94,6 +109,8 @@ class LocalJvmExecutor final : public core::TestExecutor {
   // What a run with RunSpec::shuffle starts with; an error when there is no shuffling JDK.
   util::Result<Shuffled> shuffled_launch(const core::ShuffleSpec& spec, const RunFiles& files);
   CdsArchive& archive_for(const Shuffled* shuffle) const;
+  // What a run with RunSpec::schedule starts with; an error when there is no threads agent.
+  util::Result<Scheduled> scheduled_launch(const core::ScheduleSpec& spec, const RunFiles& files) const;
   // Everything after the JVM ended, the same for plain and debugged runs.
   util::Result<core::RunReport> finish_run(const core::RunSpec& spec, const RunFiles& files,
                                            const util::ExitStatus& status, std::chrono::steady_clock::time_point started);

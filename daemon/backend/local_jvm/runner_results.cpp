@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/signature.hpp"
+#include "threads/schedule_record.hpp"
 
 namespace flakescan::backend {
 
@@ -58,6 +59,14 @@ std::vector<core::ShuffledSite> shuffled_sites(const json& line) {
   return out;
 }
 
+// The "threads" record of a finished line (runs under the threads agent): an object, or the
+// same object as a string. A record that cannot be read keeps the outcome and says why.
+std::optional<core::ThreadSchedule> schedule_record(const json& line) {
+  auto it = line.find("threads");
+  if (it == line.end() || it->is_null()) return std::nullopt;
+  return threads::schedule_record_or_error(it->is_string() ? it->get<std::string>() : it->dump());
+}
+
 }  // namespace
 
 util::Result<RunnerStream> parse_run_stream(std::string_view text, size_t expected_tests) {
@@ -93,6 +102,7 @@ util::Result<RunnerStream> parse_run_stream(std::string_view text, size_t expect
     r.stack = str(j, "stack");
     if (auto d = j.find("duration_ms"); d != j.end() && d->is_number()) r.duration_ms = d->get<double>();
     r.shuffled = shuffled_sites(j);
+    r.threads = schedule_record(j);
     if (core::is_failure(r.outcome)) r.signature = core::failure_signature(r.exception_type, r.stack, r.test);
     out.finished[index] = std::move(r);
     if (out.started_unfinished == index) out.started_unfinished.reset();

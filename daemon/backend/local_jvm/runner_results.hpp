@@ -7,6 +7,8 @@
 //    "exception":..,"stack":..,"duration_ms":12.5,
 //    "shuffled":[{"key":..,"api":..,"via":[..],"frames":[..],"seen":3,"shuffled":3,"size":4}]}
 //                                              ("shuffled": runs on the shuffling JDK only)
+//    "threads":{...}                           (runs under the threads agent only: the test's
+//                                              schedule record, threads/schedule_record.hpp)
 //   {"event":"exit","index":0,"test":"p.C#m","at":"p.C.m(C.java:10)","stack":..}
 //                                              (System.exit called while entry 0 ran)
 //   {"event":"test","test":"p.C#m"}            (discover mode)

@@ -51,15 +51,16 @@ for var in script_vars:
     check(env.get(var) == "${{ inputs.%s }}" % name,
           "scan step env: %s = ${{ inputs.%s }} (found %r)" % (var, name, env.get(var)))
 for name, prop in (("seed", "seed"), ("shuffle-seeds", "shuffleSeeds"), ("shuffle-mode", "shuffleMode"),
-                   ("shuffle-rounds", "shuffleRounds")):
+                   ("shuffle-rounds", "shuffleRounds"), ("thread-strategy", "threadStrategy"),
+                   ("thread-schedules", "threadSchedules"), ("bug-depth", "bugDepth"), ("virtual-time", "virtualTime")):
     check(name in inputs and inputs[name].get("default", "") == "",
           "input %s is declared, empty by default (the plugin's default)" % name)
     var = "INPUT_" + name.upper().replace("-", "_")
     check(re.search(r'"-Pflakescan\.%s=\$%s"' % (prop, var), run_sh) is not None,
           "run.sh passes %s as -Pflakescan.%s" % (var, prop))
 tech_doc = inputs.get("techniques", {}).get("description", "")
-check(all(re.search(r"\b%s\b" % t, tech_doc) for t in ("suite", "shuffle")),
-      "the techniques input documents suite and shuffle")
+check(all(re.search(r"\b%s\b" % t, tech_doc) for t in ("suite", "shuffle", "threads")),
+      "the techniques input documents suite, shuffle and threads")
 
 
 # 2. run.sh, as the scan step runs it, with a stand-in ./gradlew that records its arguments.
@@ -98,8 +99,15 @@ def gradle_args(with_values):
 
 
 args = gradle_args({})
-check(args is not None and not any(a.startswith(("-Pflakescan.seed=", "-Pflakescan.shuffle")) for a in args),
-      "the action's defaults pass no seed and no shuffle setting (the plugin's defaults apply): %s" % args)
+check(args is not None and not any(a.startswith(("-Pflakescan.seed=", "-Pflakescan.shuffle", "-Pflakescan.thread",
+                                                  "-Pflakescan.bugDepth", "-Pflakescan.virtualTime")) for a in args),
+      "the action's defaults pass no seed, no shuffle and no threads setting (the plugin's defaults apply): %s" % args)
+args = gradle_args({"techniques": "threads", "thread-strategy": "pos", "thread-schedules": "40", "bug-depth": "4",
+                    "virtual-time": "false"})
+want = ["-Pflakescan.techniques=threads", "-Pflakescan.threadStrategy=pos", "-Pflakescan.threadSchedules=40",
+        "-Pflakescan.bugDepth=4", "-Pflakescan.virtualTime=false"]
+check(args is not None and all(w in args for w in want),
+      "thread-strategy, thread-schedules, bug-depth and virtual-time reach Gradle as %s (got %s)" % (" ".join(want), args))
 args = gradle_args({"techniques": "suite,shuffle", "seed": "${{ github.run_id }}", "shuffle-seeds": "5", "shuffle-mode": "one"})
 want = ["-Pflakescan.techniques=suite,shuffle", "-Pflakescan.seed=" + RUN_ID, "-Pflakescan.shuffleSeeds=5",
         "-Pflakescan.shuffleMode=one"]

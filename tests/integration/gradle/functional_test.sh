@@ -169,6 +169,20 @@ run_gradle dryshuffleover shuffle-project flakeScanTest -Pflakescan.dryRun=true 
 check "-Pflakescan.shuffleMode wins over the build script, and the task runs again (never up to date)" \
   bash -c "grep -qE 'flakescan \(dry run\): .* scan .*--shuffle-seeds 7 --shuffle-mode full( |\$)' '$work/dryshuffleover.log' && ! grep -qF 'flakeScanTest UP-TO-DATE' '$work/dryshuffleover.log'"
 
+# 3c''. Technique threads and its settings reach `flakescan scan` (dry run): from the command
+# line, and without them no --thread option is passed (the CLI's defaults apply).
+run_gradle drythreads jvm-project flakeScanTest -Pflakescan.dryRun=true -Pflakescan.techniques=rerun,threads \
+  -Pflakescan.threadStrategy=pos -Pflakescan.threadSchedules=40 -Pflakescan.bugDepth=4 -Pflakescan.virtualTime=false \
+  -Pflakescan.tests=com.example.StableTest#adds
+check "technique threads is accepted" test "$status" -eq 0
+check "threadStrategy, threadSchedules, bugDepth and virtualTime reach flakescan scan" \
+  grep -qE 'flakescan \(dry run\): .* scan .*--techniques rerun,threads .*--thread-strategy pos --thread-schedules 40 --bug-depth 4 --virtual-time off( |$)' "$work/drythreads.log"
+check "without threads settings no --thread, --bug-depth or --virtual-time option is passed" \
+  bash -c "grep -qE 'flakescan \(dry run\): .* scan ' '$work/dryannotation.log' && ! grep -qE -- '--thread-|--bug-depth|--virtual-time' '$work/dryannotation.log'"
+run_gradle badthreads jvm-project flakeScanTest -Pflakescan.threadStrategy=fair -Pflakescan.tests=com.example.StableTest#adds
+check "an invalid threadStrategy fails the build, naming it and the strategies" \
+  has "$work/badthreads.log" "flakescan: invalid value 'fair' for threadStrategy (from -Pflakescan.threadStrategy): expected one of pct, pos, random"
+
 # 3c'. A CI matrix job's shard and group reach `flakescan scan`; a shard without a group, or
 # not of the form I/N, fails the build saying so.
 run_gradle dryshard jvm-project flakeScanTest -Pflakescan.dryRun=true -Pflakescan.shard=2/4 -Pflakescan.group=ci-991 \

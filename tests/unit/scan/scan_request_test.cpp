@@ -178,3 +178,46 @@ TEST_CASE("shard and group: a CI matrix job's share, read and written back", "[s
   CHECK(with({{"new_since", ""}}).error().message.find("new_since") != std::string::npos);
   CHECK(with({{"new_since", 3}}).error().code == util::Errc::invalid_argument);
 }
+
+TEST_CASE("threads: strategy, schedules, bug depth and virtual time, defaults, read back, mistakes refused", "[scan][request][threads]") {
+  auto plain = parse({{"classpath", "/tmp"}, {"tests", "p.A"}});
+  REQUIRE(plain);
+  CHECK(plain->threads.strategy == "pct");
+  CHECK(plain->threads.schedules == 100);
+  CHECK(plain->threads.depth == 3);
+  CHECK(plain->threads.virtual_time);
+  auto r = parse({{"classpath", "/tmp"}, {"tests", "p.A"},
+                  {"threads", {{"strategy", "pos"}, {"schedules", 50}, {"depth", 4}, {"virtual_time", false}}}});
+  REQUIRE(r);
+  CHECK(r->threads.strategy == "pos");
+  CHECK(r->threads.schedules == 50);
+  CHECK(r->threads.depth == 4);
+  CHECK_FALSE(r->threads.virtual_time);
+  auto again = parse(r->to_json());
+  REQUIRE(again);
+  CHECK(again->to_json() == r->to_json());
+  CHECK(again->threads.strategy == "pos");
+  CHECK_FALSE(again->threads.virtual_time);
+
+  struct Case {
+    json threads;
+    std::string says;
+  };
+  std::vector<Case> cases{
+      {"pct", "'threads' must be an object"},
+      {{{"strategy", "fair"}}, "'threads.strategy' must be \"pct\""},
+      {{{"strategy", 1}}, "'threads.strategy' must be"},
+      {{{"schedules", 0}}, "'threads.schedules' must be between 1 and 10000"},
+      {{{"schedules", "100"}}, "'threads.schedules' must be an integer"},
+      {{{"depth", 21}}, "'threads.depth' must be between 1 and 20"},
+      {{{"virtual_time", "on"}}, "'threads.virtual_time' must be true or false"},
+      {{{"seeds", 3}}, "unknown field 'threads.seeds'"},
+  };
+  for (const auto& c : cases) {
+    INFO(c.threads.dump());
+    auto bad = parse({{"classpath", "/tmp"}, {"tests", "p.A"}, {"threads", c.threads}});
+    REQUIRE_FALSE(bad);
+    CHECK(bad.error().code == util::Errc::invalid_argument);
+    CHECK_THAT(bad.error().message, Catch::Contains(c.says));
+  }
+}

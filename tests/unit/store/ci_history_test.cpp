@@ -107,7 +107,7 @@ TEST_CASE("migration 002 applies to a v1 database and keeps its data", "[store][
   sqlite3_close(db);
   CHECK(applied == std::vector<std::string>{"001_initial.sql", "002_ci_results.sql", "003_failing_verdicts.sql", "004_shuffled_runs.sql",
                                               "005_skipped_verdicts.sql", "006_class_run_starts.sql", "007_scan_owners.sql",
-                                              "008_scan_groups.sql"});
+                                              "008_scan_groups.sql", "009_scheduled_runs.sql"});
   // Opening again applies nothing twice.
   auto again = store::Store::open(path);
   REQUIRE(again);

@@ -42,6 +42,10 @@ public class FlakeScanExtension {
     private final Property<Integer> shuffleSeeds;
     private final Property<String> shuffleMode;
     private final Property<Integer> shuffleRounds;
+    private final Property<String> threadStrategy;
+    private final Property<Integer> threadSchedules;
+    private final Property<Integer> bugDepth;
+    private final Property<Boolean> virtualTime;
     private final Property<String> shard;
     private final Property<String> group;
     private final Property<String> newSince;
@@ -76,6 +80,10 @@ public class FlakeScanExtension {
         shuffleSeeds = integer(objects, 0);
         shuffleMode = string(objects, "");
         shuffleRounds = integer(objects, 0);
+        threadStrategy = string(objects, "");
+        threadSchedules = integer(objects, 0);
+        bugDepth = integer(objects, 0);
+        virtualTime = bool(objects, true);
         shard = string(objects, "");
         group = string(objects, "");
         newSince = string(objects, "");
@@ -140,7 +148,7 @@ public class FlakeScanExtension {
     /** The flakescan CLI: a path, or a name looked up on PATH and in $FLAKESCAN_HOME/bin. Default "flakescan". */
     public Property<String> getExecutable() { return executable; }
 
-    /** Comma-separated techniques: rerun, suite, order, nio, nio-isolated-class, nio-isolated-method, shuffle, explore, repair, noise. Default "rerun". */
+    /** Comma-separated techniques: rerun, suite, order, nio, nio-isolated-class, nio-isolated-method, shuffle, explore, threads, repair, noise. Default "rerun". */
     public Property<String> getTechniques() { return techniques; }
 
     /** Runs per test and technique. Default 10. */
@@ -169,6 +177,18 @@ public class FlakeScanExtension {
 
     /** Technique suite: shuffled rounds (a seed each, on the shuffling JDK) after the order rounds, up to 100; 0: none (the CLI's default). Default 0. */
     public Property<Integer> getShuffleRounds() { return shuffleRounds; }
+
+    /** Technique threads: how the controlled scheduler picks the next thread: "pct" (priorities with bugDepth change points), "pos" (partial order sampling) or "random"; empty: the CLI's default (pct). Default empty. */
+    public Property<String> getThreadStrategy() { return threadStrategy; }
+
+    /** Technique threads: controlled schedules per test, at most, 1 to 10000; the seeds follow from {@link #getSeed() seed}. 0: the CLI's default (100). Default 0. */
+    public Property<Integer> getThreadSchedules() { return threadSchedules; }
+
+    /** Technique threads: PCT's bug depth, 1 to 20. 0: the CLI's default (3). Default 0. */
+    public Property<Integer> getBugDepth() { return bugDepth; }
+
+    /** Technique threads: sleeps and timeouts run on the scheduler's virtual clock (true) or wait on the real one (false). Default true. */
+    public Property<Boolean> getVirtualTime() { return virtualTime; }
 
     /** This CI matrix job's share of a sharded scan, "I/N" (empty: the whole selection). Needs group. */
     public Property<String> getShard() { return shard; }

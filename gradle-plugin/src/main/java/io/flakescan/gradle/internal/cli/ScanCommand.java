@@ -26,6 +26,10 @@ public final class ScanCommand {
         if (s.shuffleSeeds != null) scan.addAll(Arrays.asList("--shuffle-seeds", s.shuffleSeeds.toString()));
         if (!s.shuffleMode.isEmpty()) scan.addAll(Arrays.asList("--shuffle-mode", s.shuffleMode));
         if (s.shuffleRounds != null) scan.addAll(Arrays.asList("--shuffle-rounds", s.shuffleRounds.toString()));
+        if (!s.threadStrategy.isEmpty()) scan.addAll(Arrays.asList("--thread-strategy", s.threadStrategy));
+        if (s.threadSchedules != null) scan.addAll(Arrays.asList("--thread-schedules", s.threadSchedules.toString()));
+        if (s.bugDepth != null) scan.addAll(Arrays.asList("--bug-depth", s.bugDepth.toString()));
+        if (!s.virtualTime) scan.addAll(Arrays.asList("--virtual-time", "off"));
         if (!s.shard.isEmpty()) scan.addAll(Arrays.asList("--shard", s.shard));
         if (!s.group.isEmpty()) scan.addAll(Arrays.asList("--group", s.group));
         if (!s.newSince.isEmpty()) scan.addAll(Arrays.asList("--new-since", s.newSince));

@@ -23,10 +23,11 @@ public final class ScanSettings {
     // The daemon's technique table (daemon/scan/technique_table.cpp, GET /v1/health), in the order a
     // scan runs them; the functional test compares the two.
     public static final List<String> TECHNIQUES = Arrays.asList("rerun", "suite", "order", "nio", "nio-isolated-class",
-            "nio-isolated-method", "shuffle", "explore", "repair", "noise");
+            "nio-isolated-method", "shuffle", "explore", "threads", "repair", "noise");
     /** Techniques that need the local JVM backend: a device cannot run them. */
-    public static final List<String> LOCAL_ONLY_TECHNIQUES = Collections.singletonList("shuffle");
+    public static final List<String> LOCAL_ONLY_TECHNIQUES = Arrays.asList("shuffle", "threads");
     private static final List<String> SHUFFLE_MODES = Arrays.asList("full", "one");
+    private static final List<String> THREAD_STRATEGIES = Arrays.asList("pct", "pos", "random");
     private static final List<String> STRATEGIES = Arrays.asList("maxdiff", "flakescanner", "both");
     private static final List<String> FAIL_ON = Arrays.asList("never", "flaky", "any");
     // Test ids as the daemon accepts them: a Java binary class name, optionally #method
@@ -47,6 +48,10 @@ public final class ScanSettings {
     public final Integer shuffleSeeds;
     public final String shuffleMode;
     public final Integer shuffleRounds;
+    public final String threadStrategy;
+    public final Integer threadSchedules;
+    public final Integer bugDepth;
+    public final boolean virtualTime;
     public final String shard;
     public final String group;
     public final String newSince;
@@ -83,6 +88,11 @@ public final class ScanSettings {
         String mode = text("shuffleMode", ext.getShuffleMode());
         shuffleMode = mode.isEmpty() ? "" : oneOf("shuffleMode", mode, SHUFFLE_MODES);
         shuffleRounds = optionalInteger("shuffleRounds", ext.getShuffleRounds(), 0, 100);
+        String threads = text("threadStrategy", ext.getThreadStrategy());
+        threadStrategy = threads.isEmpty() ? "" : oneOf("threadStrategy", threads, THREAD_STRATEGIES);
+        threadSchedules = optionalInteger("threadSchedules", ext.getThreadSchedules(), 1, 10000);
+        bugDepth = optionalInteger("bugDepth", ext.getBugDepth(), 1, 20);
+        virtualTime = bool("virtualTime", ext.getVirtualTime());
         shard = shard(text("shard", ext.getShard()));
         group = group(text("group", ext.getGroup()));
         newSince = text("newSince", ext.getNewSince());

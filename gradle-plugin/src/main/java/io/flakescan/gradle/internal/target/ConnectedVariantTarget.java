@@ -64,7 +64,8 @@ public final class ConnectedVariantTarget extends ScanTarget {
 
     /**
      * Leaves out the techniques that need the local JVM (shuffle swaps JDK classes, which a
-     * device's boot image does not allow), saying so; the daemon would refuse every run of them
+     * device's boot image does not allow; threads starts the test JVM with a Java agent, which
+     * ART has no place for), saying so; the daemon would refuse every run of them
      * on a device.
      */
     @Override

@@ -1,0 +1,33 @@
+#pragma once
+// The two operations a `threads` verdict blames (docs/threads.md, "What a threads verdict
+// carries"): two steps of different threads on one target, at least one of them a write,
+// whose order in the failing schedule differs from their order in the passing one. Pure:
+// two schedule records in, two steps out.
+//
+// A step is matched across the two schedules by what it is (thread, op, target, site) and
+// how many such steps came before it in its own schedule's listed steps. With steps omitted
+// from a long record the count is over the listed ones only, so a match may be missed; the
+// fallback then still names a pair.
+#include <optional>
+#include <string_view>
+
+#include "core/thread_schedule.hpp"
+
+namespace flakescan::threads {
+
+// What counts as a write: it changes the target for the other threads (field_write, atomic,
+// monitor_enter, lock, try_lock, notify, notify_all).
+bool is_write(std::string_view op);
+
+struct Conflict {
+  core::ScheduleStep first;   // in the failing schedule's order
+  core::ScheduleStep second;
+  bool order_differs = false;  // false: the fallback (the last such pair of the failing schedule)
+};
+
+// The pair whose relative order differs between `failing` and `passing`, closest to the end
+// of the failing schedule; else the failing schedule's last cross-thread pair on one target
+// with a write (else without one); nullopt when the failing schedule has no such pair.
+std::optional<Conflict> find_conflict(const core::ThreadSchedule& failing, const core::ThreadSchedule& passing);
+
+}  // namespace flakescan::threads

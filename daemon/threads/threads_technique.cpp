@@ -1,0 +1,219 @@
+#include "threads/threads_technique.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <charconv>
+
+#include "threads/schedule_record.hpp"
+#include "threads/threads_subject.hpp"
+
+namespace flakescan::threads {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+std::uint64_t mix64(std::uint64_t z) {
+  z += 0x9e3779b97f4a7c15ull;
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+  return z ^ (z >> 31);
+}
+
+core::RunSpec schedule_spec(const std::string& test, const core::ThreadsSettings& settings, std::uint64_t seed, int index) {
+  core::RunSpec s;
+  s.tests = {test};
+  s.technique = "threads";
+  s.purpose = "threads: schedule " + std::to_string(index + 1) + "/" + std::to_string(settings.schedules) + " of " + test + " (" +
+              settings.strategy + ", seed " + std::to_string(seed) + ")";
+  s.seed = seed;
+  s.schedule = core::ScheduleSpec{.strategy = settings.strategy, .seed = seed, .depth = settings.depth,
+                                  .virtual_time = settings.virtual_time};
+  return s;
+}
+
+// The failing schedule again, decision for decision.
+core::RunSpec replay_spec(const std::string& test, const core::ScheduleSpec& failing, std::vector<core::ScheduleDecision> decisions,
+                          const std::string& why) {
+  core::RunSpec s;
+  s.tests = {test};
+  s.technique = "threads";
+  s.purpose = "threads: " + why + " of " + test + " (replay of seed " + std::to_string(failing.seed) + ")";
+  s.seed = failing.seed;
+  s.schedule = failing;
+  s.schedule->strategy = "replay";
+  s.schedule->replay_decisions = std::move(decisions);
+  return s;
+}
+
+class Explorer {
+ public:
+  Explorer(const core::TechniqueInput& input, core::RunLog& log)
+      : input_(input), log_(log), seeds_(threads_seeds(input.seed, std::max(1, input.threads.schedules))),
+        deadline_(Clock::now() + std::chrono::seconds(input.budget.max_seconds)) {}
+
+  util::Result<std::vector<core::Verdict>> run() {
+    for (const auto& t : input_.tests) subjects_.push_back(Subject{.test = t});
+    if (auto r = first_schedules(); !r) return std::unexpected(r.error());
+    while (unavailable_.empty()) {
+      auto more = next_round();
+      if (!more) return std::unexpected(more.error());
+      if (!*more) break;
+    }
+    if (unavailable_.empty())
+      if (auto r = confirm(); !r) return std::unexpected(r.error());
+    std::vector<core::Verdict> out;
+    for (const auto& s : subjects_) out.push_back(threads_verdict(s, input_, unavailable_));
+    return out;
+  }
+
+ private:
+  bool budget_left() const { return made_ < input_.budget.max_runs && Clock::now() < deadline_; }
+
+  // Runs `specs` (one per subject in `who`) and files each run under its subject.
+  util::Result<void> run_for(const std::vector<Subject*>& who, const std::vector<core::RunSpec>& specs) {
+    if (specs.empty()) return {};
+    log_.plan(int(specs.size()));
+    auto done = log_.run_all(specs);
+    if (!done) return std::unexpected(done.error());
+    made_ += int(done->size());
+    for (std::size_t i = 0; i < done->size(); ++i) file(*who[i], std::move((*done)[i]));
+    return {};
+  }
+
+  void file(Subject& s, core::RecordedRun run) {
+    const bool replay = run.spec.schedule && run.spec.schedule->strategy == "replay";
+    s.runs.push_back(std::move(run));
+    const auto& r = s.runs.back();
+    if (replay) {
+      s.replay = &r;
+      return;
+    }
+    s.unobserved_in_a_row = core::is_observation(r.report.outcome_at(0)) ? 0 : s.unobserved_in_a_row + 1;
+    if (s.schedules++ == 0)
+      if (const auto* record = record_of(r)) s.single_thread = record->single_threaded();
+    if (passed(r) && !s.passing) s.passing = &r;
+    // A failing schedule whose record can be replayed beats one whose record was lost.
+    if (failed(r) && (!s.failing || (!record_of(*s.failing) && record_of(r)))) s.failing = &r;
+  }
+
+  // Three schedules in a row without an outcome (the JVM died, the test was skipped) end the
+  // search: more of them would say nothing new.
+  bool exploring(const Subject& s) const {
+    return !s.single_thread && s.unobserved_in_a_row < 3 && !s.explored() && s.schedules < int(seeds_.size()) && s.schedules > 0;
+  }
+
+  // The first schedule of every test. The very first run also finds out whether this
+  // backend can make controlled runs at all (the agent jar is there, the backend is local).
+  util::Result<void> first_schedules() {
+    std::vector<Subject*> who;
+    std::vector<core::RunSpec> specs;
+    for (auto& s : subjects_) {
+      who.push_back(&s);
+      specs.push_back(schedule_spec(s.test, input_.threads, seeds_[0], 0));
+    }
+    if (specs.empty()) return {};
+    log_.plan(1);
+    auto first = log_.run(specs.front());
+    if (!first) {
+      if (first.error().code == util::Errc::cancelled) return std::unexpected(first.error());
+      unavailable_ = first.error().message;
+      return {};
+    }
+    ++made_;
+    file(*who.front(), std::move(*first));
+    who.erase(who.begin());
+    specs.erase(specs.begin());
+    return run_for(who, specs);
+  }
+
+  // One more schedule of every test still exploring; false when none is (or the budget is spent).
+  util::Result<bool> next_round() {
+    std::vector<Subject*> who;
+    std::vector<core::RunSpec> specs;
+    for (auto& s : subjects_) {
+      if (!exploring(s)) continue;
+      if (!budget_left() || made_ + int(specs.size()) >= input_.budget.max_runs) {
+        s.budget_ended = true;
+        continue;
+      }
+      who.push_back(&s);
+      specs.push_back(schedule_spec(s.test, input_.threads, seeds_[std::size_t(s.schedules)], s.schedules));
+    }
+    if (specs.empty()) return false;
+    if (auto r = run_for(who, specs); !r) return std::unexpected(r.error());
+    return true;
+  }
+
+  // Replays each test's failing schedule once it also passed under another.
+  util::Result<void> confirm() {
+    std::vector<Subject*> who;
+    std::vector<core::RunSpec> specs;
+    for (auto& s : subjects_) {
+      if (!s.explored()) continue;
+      const auto* record = record_of(*s.failing);
+      if (!record || record->decisions.empty()) {
+        const auto* r = result_of(*s.failing);
+        s.not_replayed = r && r->threads && !r->threads->record_error.empty()
+                             ? "its schedule record could not be read (" + r->threads->record_error + ")"
+                             : "its run carried no schedule record";
+        continue;
+      }
+      if (!budget_left() || made_ + int(specs.size()) >= input_.budget.max_runs) {
+        s.not_replayed = "the scan's budget left no run to replay it";
+        continue;
+      }
+      who.push_back(&s);
+      specs.push_back(replay_spec(s.test, *s.failing->spec.schedule, record->decisions, "confirm the failing schedule"));
+    }
+    return run_for(who, specs);
+  }
+
+  const core::TechniqueInput& input_;
+  core::RunLog& log_;
+  std::vector<std::uint64_t> seeds_;
+  Clock::time_point deadline_;
+  std::deque<Subject> subjects_;  // a deque: the pointers into each subject's runs stay valid
+  int made_ = 0;
+  std::string unavailable_;  // why no controlled run could be made
+};
+
+}  // namespace
+
+std::vector<std::uint64_t> threads_seeds(std::uint64_t scan_seed, int n) {
+  std::vector<std::uint64_t> out;
+  for (int i = 0; i < n; ++i) {
+    std::uint64_t s = mix64((scan_seed ^ 0x7468726561647321ull) * 0x100000001b3ull + std::uint64_t(i) + 1) >> 16;
+    out.push_back(s == 0 ? 1 : s);
+  }
+  return out;
+}
+
+util::Result<std::vector<core::Verdict>> detect_concurrency(const core::TechniqueInput& input, core::RunLog& log) {
+  Explorer explorer(input, log);
+  return explorer.run();
+}
+
+core::TechniqueFn threads_technique() {
+  return [](const core::TechniqueInput& input, core::RunLog& log) { return detect_concurrency(input, log); };
+}
+
+util::Result<core::RecordedRun> replay_threads(const std::string& test, const std::map<std::string, std::string>& details,
+                                               core::RunLog& runs) {
+  auto schedule = details.find("schedule_failing");
+  if (schedule == details.end())
+    return util::fail(util::Errc::conflict, "the verdict for " + test + " names no failing schedule (details.schedule_failing)");
+  auto parsed = parse_schedule_details(schedule->second);
+  if (!parsed) return util::fail(util::Errc::conflict, "the verdict's failing schedule cannot be read: " + parsed.error().message);
+  if (parsed->schedule.decisions.empty())
+    return util::fail(util::Errc::conflict, "the verdict's failing schedule has no decisions to replay");
+  core::ScheduleSpec failing;
+  if (auto seed = details.find("seed"); seed != details.end())
+    std::from_chars(seed->second.data(), seed->second.data() + seed->second.size(), failing.seed);
+  if (auto v = details.find("virtual_time"); v != details.end()) failing.virtual_time = v->second != "false";
+  auto spec = replay_spec(test, failing, std::move(parsed->schedule.decisions), "replay");
+  spec.technique = "replay";
+  return runs.run(spec);
+}
+
+}  // namespace flakescan::threads

@@ -1,0 +1,184 @@
+// The verdict technique `threads` gives a test from its schedules (threads_technique.hpp
+// says which; docs/threads.md has the evidence keys).
+#include <algorithm>
+
+#include "rerun/outcome_tally.hpp"
+#include "threads/conflict.hpp"
+#include "threads/schedule_record.hpp"
+#include "threads/threads_subject.hpp"
+
+namespace flakescan::threads {
+
+namespace {
+
+std::string run_name(const core::RecordedRun& run) { return "run " + std::to_string(run.id); }
+
+std::string thread_label(const core::ThreadSchedule& record, int index) {
+  std::string out = "thread " + std::to_string(index);
+  for (const auto& t : record.threads)
+    if (t.index == index && !t.name.empty()) return out + " (" + t.name + ")";
+  return out;
+}
+
+std::string op_phrase(const core::ThreadSchedule& record, const core::ScheduleStep& step) {
+  return thread_label(record, step.thread) + " " + step.op + " " + step.target + (step.site.empty() ? "" : " at " + step.site);
+}
+
+std::string settings_phrase(const core::ScheduleSpec& spec) {
+  return spec.strategy + (spec.strategy == "pct" ? ", bug depth " + std::to_string(spec.depth) : "") + ", " +
+         (spec.virtual_time ? "virtual time" : "real time");
+}
+
+std::string time_phrase(const core::ScheduleSpec& spec, const core::ThreadSchedule* record) {
+  if (!spec.virtual_time) return "time was real (sleeps and timeouts waited on the clock)";
+  return "time was virtual" + (record && record->virtual_ms > 0 ? " (the test's clock moved " + std::to_string(record->virtual_ms) +
+                                                                      " ms through sleeps and timeouts)"
+                                                                : std::string());
+}
+
+std::string join(const std::vector<std::string>& parts, const std::string& sep) {
+  std::string out;
+  for (const auto& p : parts) out += (out.empty() ? "" : sep) + p;
+  return out;
+}
+
+std::string inexact_phrase(const core::ThreadSchedule* record) {
+  if (!record) return "; the failing run carried no readable schedule record";
+  if (record->exact) return "";
+  return "; the failing schedule was not exact (" +
+         (record->inexact_reasons.empty() ? std::string("part of the test ran outside the scheduler's control")
+                                          : join(record->inexact_reasons, "; ")) +
+         ")";
+}
+
+// What the conflict says, as the middle of the reason.
+std::string conflict_phrase(const Subject& s, const core::ThreadSchedule* failing, const std::optional<Conflict>& conflict) {
+  const std::string where = " in the failing schedule (seed " + std::to_string(s.failing->spec.schedule->seed) + ", " +
+                            run_name(*s.failing) + ")";
+  if (!failing || !conflict) return "no two threads met on one target in the recorded steps" + where;
+  const std::string a = op_phrase(*failing, conflict->first), b = op_phrase(*failing, conflict->second);
+  if (conflict->order_differs)
+    return a + " came before " + b + where + ", and after it in the passing one (" + run_name(*s.passing) + ")";
+  return "the last operations of two threads on one target" + where + " were " + a + " then " + b +
+         " (their order in the passing schedule, " + run_name(*s.passing) + ", could not be matched)";
+}
+
+std::string replay_phrase(const Subject& s) {
+  if (!s.replay) return "the failing schedule was not replayed: " + s.not_replayed;
+  std::string out = "replaying the failing decisions (" + run_name(*s.replay) + ") ";
+  const auto* r = result_of(*s.replay);
+  if (!r || !core::is_observation(r->outcome)) out += "gave no outcome" + (r && !r->message.empty() ? " (" + r->message + ")" : "");
+  else if (passed(*s.replay)) out += "passed";
+  else out += "failed otherwise (" + r->exception_type + ")";
+  const auto* record = record_of(*s.replay);
+  if (record && record->replay_diverged_at) out += "; the replay diverged at step " + std::to_string(*record->replay_diverged_at);
+  return out;
+}
+
+void schedule_details(const Subject& s, core::Evidence& e, const std::optional<Conflict>& conflict) {
+  auto& d = e.details;
+  const auto& spec = *s.failing->spec.schedule;
+  const auto* failing = record_of(*s.failing);
+  const auto* passing = record_of(*s.passing);
+  d["strategy"] = spec.strategy;
+  d["seed"] = std::to_string(spec.seed);
+  d["virtual_time"] = spec.virtual_time ? "true" : "false";
+  d["exact"] = failing && failing->exact ? "true" : "false";
+  if (failing) d["schedule_failing"] = schedule_details_text(s.failing->id, *failing);
+  if (passing) d["schedule_passing"] = schedule_details_text(s.passing->id, *passing);
+  if (conflict) d["conflict"] = conflict_text(conflict->first, conflict->second);
+  if (failing && failing->deadlocked()) d["deadlock"] = failing->deadlock;
+  d["replayed"] = replay_confirms(s) ? "true" : "false";
+}
+
+// A failure and a pass under two schedules: concurrency when the replay confirms it.
+void flaky_verdict(const Subject& s, core::Verdict& v) {
+  auto& e = v.evidence;
+  e.failing_run = s.failing->id;
+  e.passing_run = s.passing->id;
+  e.reproducer = {s.test};
+  const auto* failing = record_of(*s.failing);
+  const auto* passing = record_of(*s.passing);
+  std::optional<Conflict> conflict;
+  if (failing && passing) conflict = find_conflict(*failing, *passing);
+  schedule_details(s, e, conflict);
+  const auto& spec = *s.failing->spec.schedule;
+  const std::string tail = "; " + time_phrase(spec, failing) + inexact_phrase(failing);
+  v.verdict = core::VerdictKind::flaky;
+  if (!replay_confirms(s)) {
+    // Seen to fail and to pass, so flaky all the same (never not_flaky), but with no
+    // category of ours: the schedule does not bring the failure back.
+    v.category = core::Category::unknown;
+    e.reason = "failed under schedule seed " + std::to_string(spec.seed) + " (" + run_name(*s.failing) + ") and passed under seed " +
+               std::to_string(s.passing->spec.schedule->seed) + " (" + run_name(*s.passing) + "), but " + replay_phrase(s) +
+               ": the schedule does not explain the failure, so it is not called a concurrency bug" + tail;
+    return;
+  }
+  v.category = core::Category::concurrency;
+  if (failing && failing->deadlocked()) {
+    e.reason = "deadlock: " + describe_deadlock(failing->deadlock) + " (seed " + std::to_string(spec.seed) + ", " +
+               run_name(*s.failing) + "; the replay, " + run_name(*s.replay) + ", deadlocked again), while another schedule passed (" +
+               run_name(*s.passing) + ")" + tail;
+    return;
+  }
+  e.reason = "fails under one interleaving of its threads and passes under another: " + conflict_phrase(s, failing, conflict) +
+             "; replaying the failing schedule (" + run_name(*s.replay) + ") failed the same way" + tail;
+}
+
+// Every schedule had the same outcome (or none): what was tried, and what limited it.
+void unexplored_verdict(const Subject& s, const core::TechniqueInput& input, core::Verdict& v) {
+  const auto& spec = *s.runs.front().spec.schedule;
+  if (v.verdict != core::VerdictKind::not_flaky && v.verdict != core::VerdictKind::failing) return;
+  const auto* first = record_of(s.runs.front());
+  if (s.single_thread) {
+    v.evidence.reason = v.verdict == core::VerdictKind::not_flaky
+                            ? "one thread: nothing to schedule (" + run_name(s.runs.front()) + " ran it under control with one thread)"
+                            : "failed its controlled run (" + run_name(s.runs.front()) + "), which had one thread: nothing to schedule";
+    return;
+  }
+  std::size_t most_threads = 0, inexact = 0;
+  for (const auto& r : s.runs) {
+    const auto* record = record_of(r);
+    if (!record) continue;
+    most_threads = std::max(most_threads, record->threads.size());
+    inexact += !record->exact;
+  }
+  std::string said = (v.verdict == core::VerdictKind::not_flaky ? "passed under all " : "failed under all ") +
+                     std::to_string(s.schedules) + " schedules (" + settings_phrase(spec) + "), up to " +
+                     std::to_string(most_threads) + " controlled threads";
+  if (inexact > 0) said += "; " + std::to_string(inexact) + " of them not exact";
+  if (v.verdict == core::VerdictKind::failing) said += ": a broken test, not a flaky one";
+  if (s.budget_ended)
+    said += "; the scan's budget stopped the search after " + std::to_string(s.schedules) + " of " +
+            std::to_string(input.threads.schedules) + " schedules";
+  if (first && first->deadlocked() && v.verdict == core::VerdictKind::failing)
+    said += "; deadlock: " + describe_deadlock(first->deadlock);
+  v.evidence.reason = said + (v.runs.infra > 0 ? "; " + std::to_string(v.runs.infra) + " runs cut short were not counted" : "");
+}
+
+}  // namespace
+
+bool replay_confirms(const Subject& s) {
+  if (!s.replay || !s.failing || !failed(*s.replay)) return false;
+  return result_of(*s.replay)->signature == result_of(*s.failing)->signature;
+}
+
+core::Verdict threads_verdict(const Subject& s, const core::TechniqueInput& input, const std::string& unavailable) {
+  rerun::OutcomeTally tally;
+  for (const auto& r : s.runs) tally.add(r);
+  core::Verdict v = rerun::verdict_from_tally(s.test, tally.find(s.test), "threads", core::Category::concurrency);
+  v.evidence.details["strategy"] = input.threads.strategy;
+  v.evidence.details["virtual_time"] = input.threads.virtual_time ? "true" : "false";
+  if (!unavailable.empty()) {
+    v.verdict = core::VerdictKind::could_not_run;
+    v.category = core::Category::none;
+    v.evidence.reason = "no controlled run could be made: " + unavailable;
+    return v;
+  }
+  if (s.runs.empty() || !s.runs.front().spec.schedule) return v;
+  if (s.explored()) flaky_verdict(s, v);
+  else unexplored_verdict(s, input, v);
+  return v;
+}
+
+}  // namespace flakescan::threads

@@ -1,0 +1,275 @@
+// Technique `threads` (threads/threads_technique.hpp) over a scripted run log: each controlled
+// run is answered with a recorded runner stream (tests/fixtures/threads/), read the way the
+// local backend reads it. What is checked: the runs asked for (seeds, strategy, replay
+// decisions), when the search stops, and each verdict with its evidence and details.
+#include <catch2/catch.hpp>
+
+#include <map>
+
+#include "threads/schedule_record.hpp"
+#include "threads/threads_technique.hpp"
+#include "unit/threads/recorded_runs.hpp"
+
+using namespace flakescan;
+using namespace flakescan::threads;
+using threads_test::counter;
+
+namespace {
+
+// Answers the n-th schedule of a test with script[test][n] (the last one again past the end)
+// and a replay with replays[test].
+class ScriptedLog final : public core::RunLog {
+ public:
+  std::map<std::string, std::vector<std::string>> script;
+  std::map<std::string, std::string> replays;
+  std::optional<util::Error> refuse;  // every run is refused with it
+  std::vector<core::RunSpec> specs;
+  std::vector<std::size_t> batches;
+
+  util::Result<core::RecordedRun> run(const core::RunSpec& spec) override {
+    if (refuse) return std::unexpected(*refuse);
+    specs.push_back(spec);
+    const auto& test = spec.tests.front();
+    std::string name;
+    if (spec.schedule->strategy == "replay") {
+      name = replays.at(test);
+    } else {
+      const auto& list = script.at(test);
+      name = list[std::min(made_[test]++, list.size() - 1)];
+    }
+    return core::RecordedRun{.id = std::int64_t(specs.size()), .spec = spec, .report = threads_test::recorded_report(name, test)};
+  }
+  util::Result<std::vector<core::RecordedRun>> run_all(const std::vector<core::RunSpec>& in) override {
+    batches.push_back(in.size());
+    std::vector<core::RecordedRun> out;
+    for (const auto& s : in) {
+      auto r = run(s);
+      if (!r) return std::unexpected(r.error());
+      out.push_back(std::move(*r));
+    }
+    return out;
+  }
+  int parallelism() const override { return 2; }
+  bool cancelled() const override { return false; }
+  void plan(int) override {}
+
+ private:
+  std::map<std::string, std::size_t> made_;
+};
+
+core::TechniqueInput input_for(std::vector<std::string> tests, int schedules = 100) {
+  core::TechniqueInput in;
+  in.tests = std::move(tests);
+  in.seed = 42;
+  in.threads.schedules = schedules;
+  return in;
+}
+
+core::Verdict only(const util::Result<std::vector<core::Verdict>>& verdicts) {
+  REQUIRE(verdicts);
+  REQUIRE(verdicts->size() == 1);
+  return verdicts->front();
+}
+
+bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
+}  // namespace
+
+TEST_CASE("a lost update: explored until it failed and passed, replayed, flaky/concurrency", "[threads][technique]") {
+  ScriptedLog log;
+  log.script[counter] = {"counter-pass.results", "counter-pass.results", "counter-fail.results"};
+  log.replays[counter] = "counter-replay-fail.results";
+  auto v = only(detect_concurrency(input_for({counter}), log));
+
+  REQUIRE(log.specs.size() == 4);
+  const auto seeds = threads_seeds(42, 100);
+  for (int i = 0; i < 3; ++i) {
+    REQUIRE(log.specs[i].schedule);
+    CHECK(log.specs[i].schedule->strategy == "pct");
+    CHECK(log.specs[i].schedule->seed == seeds[i]);
+    CHECK(log.specs[i].seed == seeds[i]);
+    CHECK(log.specs[i].schedule->depth == 3);
+    CHECK(log.specs[i].schedule->virtual_time);
+    CHECK(log.specs[i].technique == "threads");
+  }
+  const auto& replay = log.specs[3];
+  CHECK(replay.schedule->strategy == "replay");
+  CHECK(replay.schedule->seed == seeds[2]);
+  CHECK(replay.schedule->replay_decisions == threads_test::recorded_record("counter-fail.results", counter).decisions);
+
+  CHECK(v.verdict == core::VerdictKind::flaky);
+  CHECK(v.category == core::Category::concurrency);
+  CHECK(v.technique == "threads");
+  CHECK(v.evidence.failing_run == 3);
+  CHECK(v.evidence.passing_run == 1);
+  CHECK(v.evidence.reproducer == std::vector<std::string>{counter});
+  CHECK(v.runs.passed == 2);
+  CHECK(v.runs.failed == 2);
+  REQUIRE(v.evidence.failures.size() == 1);
+  const auto& d = v.evidence.details;
+  CHECK(d.at("strategy") == "pct");
+  CHECK(d.at("seed") == std::to_string(seeds[2]));
+  CHECK(d.at("virtual_time") == "true");
+  CHECK(d.at("exact") == "true");
+  CHECK(d.at("replayed") == "true");
+  CHECK(d.at("conflict") == conflict_text({2, "field_read", "example.threads.Counter.count@o1", "example.threads.Counter.increment(Counter.java:20)"},
+                                          {1, "field_write", "example.threads.Counter.count@o1", "example.threads.Counter.increment(Counter.java:21)"}));
+  auto failing = parse_schedule_details(d.at("schedule_failing"));
+  REQUIRE(failing);
+  CHECK(failing->run == 3);
+  CHECK(failing->schedule.steps.size() == 11);
+  CHECK(parse_schedule_details(d.at("schedule_passing"))->run == 1);
+  CHECK_FALSE(d.contains("deadlock"));
+  CHECK(v.evidence.reason ==
+        "fails under one interleaving of its threads and passes under another: thread 2 (Thread-2) field_read "
+        "example.threads.Counter.count@o1 at example.threads.Counter.increment(Counter.java:20) came before thread 1 (Thread-1) "
+        "field_write example.threads.Counter.count@o1 at example.threads.Counter.increment(Counter.java:21) in the failing schedule "
+        "(seed " + std::to_string(seeds[2]) + ", run 3), and after it in the passing one (run 1); replaying the failing schedule "
+        "(run 4) failed the same way; time was virtual");
+}
+
+TEST_CASE("a failure the replay does not bring back is flaky with no category of ours, never not_flaky", "[threads][technique]") {
+  ScriptedLog log;
+  log.script[counter] = {"counter-fail.results", "counter-pass.results"};
+  log.replays[counter] = "counter-replay-diverged-pass.results";
+  auto v = only(detect_concurrency(input_for({counter}), log));
+  CHECK(log.specs.size() == 3);
+  CHECK(v.verdict == core::VerdictKind::flaky);
+  CHECK(v.category == core::Category::unknown);
+  CHECK(v.evidence.details.at("replayed") == "false");
+  CHECK(has(v.evidence.reason, "replaying the failing decisions (run 3) passed; the replay diverged at step 3"));
+  CHECK(has(v.evidence.reason, "the schedule does not explain the failure"));
+  CHECK(core::honest_verdict(v).verdict == core::VerdictKind::flaky);
+}
+
+TEST_CASE("a deadlock in one schedule and a pass in another: flaky/concurrency, the threads and locks named", "[threads][technique]") {
+  ScriptedLog log;
+  const auto& t = threads_test::transfer;
+  log.script[t] = {"deadlock-fail.results", "deadlock-pass.results"};
+  log.replays[t] = "deadlock-replay-fail.results";
+  auto in = input_for({t});
+  in.threads.strategy = "pos";
+  auto v = only(detect_concurrency(in, log));
+  CHECK(v.verdict == core::VerdictKind::flaky);
+  CHECK(v.category == core::Category::concurrency);
+  CHECK(v.evidence.details.at("strategy") == "pos");
+  CHECK(v.evidence.details.contains("deadlock"));
+  CHECK(v.evidence.reason.starts_with("deadlock: thread 1 (alice-to-bob) holds example.threads.Account@o1"));
+  CHECK(has(v.evidence.reason, "the replay, run 3, deadlocked again"));
+}
+
+TEST_CASE("a failing schedule that was not exact is still an observation, and the reason says so", "[threads][technique]") {
+  ScriptedLog log;
+  log.script[counter] = {"counter-inexact-fail.results", "counter-pass.results"};
+  log.replays[counter] = "counter-inexact-fail.results";
+  auto in = input_for({counter});
+  in.threads.strategy = "random";
+  auto v = only(detect_concurrency(in, log));
+  CHECK(v.verdict == core::VerdictKind::flaky);
+  CHECK(v.category == core::Category::concurrency);
+  CHECK(v.evidence.details.at("exact") == "false");
+  CHECK(has(v.evidence.reason, "time was virtual (the test's clock moved 250 ms through sleeps and timeouts)"));
+  CHECK(has(v.evidence.reason, "the failing schedule was not exact (CountDownLatch.await ran uncontrolled at "
+                               "example.threads.CounterTest.counts(CounterTest.java:15))"));
+}
+
+TEST_CASE("a failing run whose record was lost cannot be replayed: flaky/unknown, and why", "[threads][technique]") {
+  ScriptedLog log;
+  log.script[counter] = {"broken-record-fail.results", "counter-pass.results"};
+  auto v = only(detect_concurrency(input_for({counter}), log));
+  CHECK(log.specs.size() == 2);  // no replay
+  CHECK(v.verdict == core::VerdictKind::flaky);
+  CHECK(v.category == core::Category::unknown);
+  CHECK(has(v.evidence.reason, "the failing schedule was not replayed: its schedule record could not be read (threads record: "));
+  CHECK_FALSE(v.evidence.details.contains("schedule_failing"));
+  CHECK(v.evidence.details.contains("schedule_passing"));
+}
+
+TEST_CASE("every schedule passes: not_flaky, with how many and which strategy", "[threads][technique]") {
+  ScriptedLog log;
+  log.script[counter] = {"counter-pass.results"};
+  auto v = only(detect_concurrency(input_for({counter}, 5), log));
+  CHECK(log.specs.size() == 5);
+  CHECK(v.verdict == core::VerdictKind::not_flaky);
+  CHECK(v.evidence.reason == "passed under all 5 schedules (pct, bug depth 3, virtual time), up to 3 controlled threads");
+}
+
+TEST_CASE("every schedule fails: failing", "[threads][technique]") {
+  ScriptedLog log;
+  log.script[counter] = {"counter-fail.results"};
+  auto in = input_for({counter}, 4);
+  in.threads.virtual_time = false;
+  auto v = only(detect_concurrency(in, log));
+  CHECK(log.specs.size() == 4);
+  CHECK(v.verdict == core::VerdictKind::failing);
+  CHECK(v.evidence.reason == "failed under all 4 schedules (pct, bug depth 3, real time), up to 3 controlled threads: a broken test, not a flaky one");
+  CHECK_FALSE(log.specs[0].schedule->virtual_time);
+}
+
+TEST_CASE("one controlled thread, exactly: nothing to schedule after the first run", "[threads][technique]") {
+  ScriptedLog log;
+  log.script[threads_test::plain] = {"single-thread-pass.results"};
+  auto v = only(detect_concurrency(input_for({threads_test::plain}), log));
+  CHECK(log.specs.size() == 1);
+  CHECK(v.verdict == core::VerdictKind::not_flaky);
+  CHECK(v.technique == "threads");
+  CHECK(v.evidence.reason == "one thread: nothing to schedule (run 1 ran it under control with one thread)");
+}
+
+TEST_CASE("the scan's run budget stops the search, and the reason says so", "[threads][technique]") {
+  ScriptedLog log;
+  log.script[counter] = {"counter-pass.results"};
+  auto in = input_for({counter}, 100);
+  in.budget.max_runs = 3;
+  auto v = only(detect_concurrency(in, log));
+  CHECK(log.specs.size() == 3);
+  CHECK(v.verdict == core::VerdictKind::not_flaky);
+  CHECK(has(v.evidence.reason, "the scan's budget stopped the search after 3 of 100 schedules"));
+}
+
+TEST_CASE("several tests' schedules run together, one per test a round", "[threads][technique]") {
+  ScriptedLog log;
+  log.script[counter] = {"counter-pass.results", "counter-fail.results"};
+  log.replays[counter] = "counter-replay-fail.results";
+  log.script[threads_test::plain] = {"single-thread-pass.results"};
+  auto verdicts = detect_concurrency(input_for({counter, threads_test::plain}, 10), log);
+  REQUIRE(verdicts);
+  REQUIRE(verdicts->size() == 2);
+  CHECK((*verdicts)[0].category == core::Category::concurrency);
+  CHECK((*verdicts)[1].verdict == core::VerdictKind::not_flaky);
+  // first schedules (the first alone, to find out whether controlled runs can be made), one
+  // more round of the counter, then its replay
+  CHECK(log.batches == std::vector<std::size_t>{1, 1, 1});
+  CHECK(log.specs.size() == 4);
+}
+
+TEST_CASE("no controlled run can be made: could_not_run, with the backend's reason", "[threads][technique]") {
+  ScriptedLog log;
+  log.refuse = util::Error{util::Errc::unsupported, "the threads agent (flakescan-threads-agent.jar) was not found"};
+  auto v = only(detect_concurrency(input_for({counter}), log));
+  CHECK(v.verdict == core::VerdictKind::could_not_run);
+  CHECK(v.evidence.reason == "no controlled run could be made: the threads agent (flakescan-threads-agent.jar) was not found");
+}
+
+TEST_CASE("replay_threads makes the verdict's failing schedule again from its details", "[threads][technique]") {
+  ScriptedLog log;
+  log.script[counter] = {"counter-pass.results", "counter-fail.results"};
+  log.replays[counter] = "counter-replay-fail.results";
+  auto v = only(detect_concurrency(input_for({counter}), log));
+  REQUIRE(v.evidence.details.contains("schedule_failing"));
+  auto run = replay_threads(counter, v.evidence.details, log);
+  REQUIRE(run);
+  CHECK(run->spec.technique == "replay");
+  CHECK(run->spec.schedule->strategy == "replay");
+  CHECK(run->spec.schedule->seed == std::stoull(v.evidence.details.at("seed")));
+  CHECK(run->spec.schedule->replay_decisions == threads_test::recorded_record("counter-fail.results", counter).decisions);
+  CHECK(run->report.results[0].threads->replay_followed == 11);
+  CHECK(replay_threads(counter, {}, log).error().code == util::Errc::conflict);
+  CHECK(replay_threads(counter, {{"schedule_failing", "{]"}}, log).error().code == util::Errc::conflict);
+}
+
+TEST_CASE("schedule seeds follow from the scan's seed", "[threads][technique]") {
+  CHECK(threads_seeds(42, 3) == threads_seeds(42, 3));
+  CHECK(threads_seeds(42, 3) != threads_seeds(43, 3));
+  for (auto s : threads_seeds(7, 50)) CHECK(s != 0);
+}
