@@ -60,8 +60,8 @@ struct ThreadSchedule {
   std::vector<ScheduleStep> steps;  // at most 2,000: the first 1,000 and the last 1,000
   long steps_omitted = 0;           // steps left out between the two halves
   std::vector<ScheduleDecision> decisions;
-  std::string deadlock;             // the record's deadlock object as compact JSON; empty: none
-  std::string outlived;             // the record's outlived array as compact JSON; empty: none
+  std::string deadlock;             // the record's deadlock object as compact JSON (keys sorted); empty: none
+  std::string outlived;             // the record's outlived array as compact JSON (keys sorted); empty: none
   long virtual_ms = 0;
   // Strategy replay: how many points followed the recorded decisions, and the step at which
   // the recorded thread could not run (nullopt: followed to the end).

@@ -11,7 +11,7 @@ using namespace flakescan;
 
 namespace {
 
-store::ScanRecord scan_record(const std::string& id) {
+store::ScanRecord threads_scan_record(const std::string& id) {
   store::ScanRecord r;
   r.id = id;
   r.state = "running";
@@ -22,7 +22,7 @@ store::ScanRecord scan_record(const std::string& id) {
   return r;
 }
 
-core::ThreadSchedule failing_record() {
+core::ThreadSchedule threads_failing_record() {
   core::ThreadSchedule r;
   r.strategy = "replay";
   r.seed = "18446744073709551557";
@@ -36,7 +36,7 @@ core::ThreadSchedule failing_record() {
   r.steps_total = 2057;
   r.steps_omitted = 2055;
   r.decisions = {{0, 12}, {1, 3}, {0, 5}};
-  r.deadlock = R"({"threads":[{"thread":1,"holds":["Object@o2"],"waits_for":"Object@o3"}]})";
+  r.deadlock = R"({"threads":[{"holds":["Object@o2"],"thread":1,"waits_for":"Object@o3"}]})";  // compact, keys sorted, as decoded
   r.virtual_ms = 1500;
   r.replay_followed = 19;
   r.replay_diverged_at = 19;
@@ -54,14 +54,14 @@ TEST_CASE("a scheduled run keeps its schedule, and its result the schedule recor
                                      .virtual_time = false, .replay_decisions = {{0, 12}, {1, 3}}};
   core::RunReport report;
   report.results.push_back({.test = "p.C#counts", .outcome = core::Outcome::fail, .exception_type = "java.lang.AssertionError",
-                            .signature = "AssertionError at p.C.counts:9", .threads = failing_record()});
+                            .signature = "AssertionError at p.C.counts:9", .threads = threads_failing_record()});
   core::TestResult broken{.test = "p.C#counts", .outcome = core::Outcome::pass};
   broken.threads = core::ThreadSchedule{.exact = false, .record_error = "threads record: not a JSON object"};
   report.results.push_back(broken);
   std::int64_t id = 0, plain = 0;
   {
     auto s = store::Store::open(location).value();
-    REQUIRE(s->create_scan(scan_record("t1")));
+    REQUIRE(s->create_scan(threads_scan_record("t1")));
     id = s->record_run("t1", spec, report).value();
     plain = s->record_run("t1", core::RunSpec{.tests = {"p.C#counts"}, .technique = "rerun"}, core::RunReport{}).value();
   }
@@ -72,7 +72,7 @@ TEST_CASE("a scheduled run keeps its schedule, and its result the schedule recor
   CHECK(*run->spec.schedule == *spec.schedule);
   REQUIRE(run->report.results.size() == 2);
   REQUIRE(run->report.results[0].threads);
-  CHECK(*run->report.results[0].threads == failing_record());
+  CHECK(*run->report.results[0].threads == threads_failing_record());
   CHECK(run->report.results[0].outcome == core::Outcome::fail);
   REQUIRE(run->report.results[1].threads);
   CHECK(run->report.results[1].threads->record_error == "threads record: not a JSON object");

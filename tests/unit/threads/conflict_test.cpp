@@ -32,8 +32,8 @@ TEST_CASE("a lost update: the read of one thread before the write of the other",
   CHECK(c->first == ScheduleStep{2, "field_read", "example.threads.Counter.count@o1", "example.threads.Counter.increment(Counter.java:20)"});
   CHECK(c->second == ScheduleStep{1, "field_write", "example.threads.Counter.count@o1", "example.threads.Counter.increment(Counter.java:21)"});
   CHECK(conflict_text(c->first, c->second) ==
-        R"({"first":{"op":"field_read","site":"example.threads.Counter.increment(Counter.java:20)","target":"example.threads.Counter.count@o1","thread":2},)"
-        R"("second":{"op":"field_write","site":"example.threads.Counter.increment(Counter.java:21)","target":"example.threads.Counter.count@o1","thread":1}})");
+        R"j({"first":{"op":"field_read","site":"example.threads.Counter.increment(Counter.java:20)","target":"example.threads.Counter.count@o1","thread":2},)j"
+        R"j("second":{"op":"field_write","site":"example.threads.Counter.increment(Counter.java:21)","target":"example.threads.Counter.count@o1","thread":1}})j");
 }
 
 TEST_CASE("two lock orders: the monitor enters that the schedules ordered otherwise", "[threads][conflict]") {
@@ -82,7 +82,7 @@ TEST_CASE("the fallback names the last cross-thread pair with a write when the o
   CHECK(c->second.site == "s4");
 }
 
-TEST_CASE("a step missing from the passing schedule is not compared; one thread alone has no conflict", "[threads][conflict]") {
+TEST_CASE("a step missing from the passing schedule is not compared, and one thread alone has no conflict", "[threads][conflict]") {
   auto failing = schedule_of({step(1, "field_write", "A.x", "s1"), step(2, "field_write", "A.x", "s2")});
   auto passing = schedule_of({step(1, "field_write", "A.x", "s1")});
   auto c = find_conflict(failing, passing);

@@ -150,5 +150,5 @@ TEST_CASE("decisions, schedule specs and a verdict's schedule details round-trip
   REQUIRE(back->schedule.steps.size() == 4);  // the last four
   CHECK(back->schedule.steps.front() == record.steps[7]);
   CHECK(step_text(record.steps[3]) ==
-        R"({"op":"field_read","site":"example.threads.Counter.increment(Counter.java:20)","target":"example.threads.Counter.count@o1","thread":2})");
+        R"j({"op":"field_read","site":"example.threads.Counter.increment(Counter.java:20)","target":"example.threads.Counter.count@o1","thread":2})j");
 }
