@@ -44,7 +44,7 @@ const core::RecordedRun* contradicting(const std::vector<core::RecordedRun>& run
   const size_t at = order.size() - 1;
   const auto wanted_starts = starts_within(order_starts, order.size());
   for (const auto& run : runs) {
-    if (run.spec.technique == intervention_technique || run.spec.shuffle) continue;
+    if (run.spec.technique == intervention_technique || run.spec.shuffle || run.spec.schedule) continue;
     const auto& tests = run.spec.tests;
     if (tests.size() < order.size() || !std::equal(order.begin(), order.end(), tests.begin())) continue;
     if (starts_within(run.spec.class_run_starts, order.size()) != wanted_starts) continue;
@@ -62,7 +62,7 @@ std::optional<std::string> contradicts_shuffle(const core::Finding& f, const std
   const auto& d = f.evidence.details;
   auto seed = d.find("seed"), mode = d.find("mode");
   for (const auto& run : runs) {
-    if (run.spec.technique == intervention_technique || run.spec.tests.size() != 1) continue;
+    if (run.spec.technique == intervention_technique || run.spec.schedule || run.spec.tests.size() != 1) continue;
     if (f.evidence.reproducer.empty() || run.spec.tests[0] != f.evidence.reproducer.back()) continue;
     auto outcome = run.report.outcome_at(0);
     if (!core::is_observation(outcome)) continue;

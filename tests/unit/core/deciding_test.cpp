@@ -91,6 +91,15 @@ TEST_CASE("deciding: an implementation-dependent finding stands when clean runs 
   auto v = core::honest_verdict(core::check_deciding(id_finding(), runs));
   CHECK(v.category == core::Category::implementation_dependent);
   CHECK(core::findings_of(v).front().not_deciding.empty());
+  // A pass of a brittle test alone under a thread schedule does not void "fails alone".
+  core::Verdict brittle{.test = "p.T#m", .verdict = core::VerdictKind::flaky, .category = core::Category::order_dependent,
+                        .technique = "order"};
+  brittle.evidence.role = "brittle";
+  brittle.evidence.reproducer = {"p.T#m"};
+  brittle.evidence.passing_order = {"p.S#setUp", "p.T#m"};
+  std::vector<core::RecordedRun> order_runs{run(1, {"p.T#m"}, {Outcome::fail}), scheduled(2, Outcome::pass),
+                                            run(3, {"p.S#setUp", "p.T#m"}, {Outcome::pass, Outcome::pass})};
+  CHECK(core::check_deciding(brittle, order_runs).findings.empty());
 }
 
 TEST_CASE("deciding: a plain failure alone, or a pass under the failing seed, voids implementation-dependence", "[scan][deciding][shuffle]") {
@@ -148,4 +157,27 @@ TEST_CASE("deciding: a run that starts the class again is another order (a same-
   std::vector<core::RecordedRun> nio_runs{class_twice, run(6, {"p.T#m", "p.T#m"}, {Outcome::pass, Outcome::pass}),
                                           run(7, {"p.T#m"}, {Outcome::pass})};
   CHECK(core::honest_verdict(core::check_deciding(nio, nio_runs)).category == core::Category::nio);
+}
+
+TEST_CASE("deciding: scheduled runs (technique threads) neither void an order nor a shuffle", "[scan][deciding][threads]") {
+  auto scheduled = [](std::int64_t id, Outcome outcome) {
+    auto r = run(id, {"p.T#m"}, {outcome});
+    r.spec.technique = "threads";
+    r.spec.schedule = core::ScheduleSpec{.strategy = "pct", .seed = 5};
+    return r;
+  };
+  // A failure under a thread schedule is not a failure "alone on the plain JDK".
+  std::vector<core::RecordedRun> runs{run(1, {"p.T#m"}, {Outcome::pass}), shuffled_run(2, 77, Outcome::fail), scheduled(3, Outcome::fail)};
+  auto v = core::honest_verdict(core::check_deciding(id_finding(), runs));
+  CHECK(v.category == core::Category::implementation_dependent);
+  CHECK(core::findings_of(v).front().not_deciding.empty());
+  // A pass of a brittle test alone under a thread schedule does not void "fails alone".
+  core::Verdict brittle{.test = "p.T#m", .verdict = core::VerdictKind::flaky, .category = core::Category::order_dependent,
+                        .technique = "order"};
+  brittle.evidence.role = "brittle";
+  brittle.evidence.reproducer = {"p.T#m"};
+  brittle.evidence.passing_order = {"p.S#setUp", "p.T#m"};
+  std::vector<core::RecordedRun> order_runs{run(1, {"p.T#m"}, {Outcome::fail}), scheduled(2, Outcome::pass),
+                                            run(3, {"p.S#setUp", "p.T#m"}, {Outcome::pass, Outcome::pass})};
+  CHECK(core::check_deciding(brittle, order_runs).findings.empty());
 }
