@@ -70,7 +70,7 @@ TEST_CASE("threads: a lost update is found, explained and replayed; its correct 
     json body{{"classpath", classpath()},
               {"tests", json::array({racy, safe})},
               {"techniques", json::array({"threads"})},
-              {"seed", 33},
+              {"seed", 33u},
               {"threads", {{"strategy", "random"}, {"schedules", 60}}}};
     auto status = daemon.run_scan(body, 1200);
     REQUIRE(status["state"] == "completed");

@@ -115,6 +115,27 @@ TEST_CASE("scan --help lists every technique the daemon runs and the default bud
   CHECK_THAT(p.out, Catch::Contains("budget: wall time in seconds (default 1800)"));
 }
 
+TEST_CASE("scan takes technique threads' four options, with their defaults in --help and bad values refused", "[app][cli][threads]") {
+  auto p = parse({"scan", "--help"});
+  REQUIRE(p.code == 0);
+  for (const char* said : {"--thread-strategy", "pct (default", "--thread-schedules", "(default 100)", "--bug-depth", "(default 3)",
+                           "--virtual-time", "on (default"})
+    CHECK_THAT(p.out, Catch::Contains(said));
+  auto scan_with = [](Args options) {
+    Args a = with("scan", valid_arguments().at("scan"));
+    a.insert(a.end(), options.begin(), options.end());
+    return a;
+  };
+  CHECK_FALSE(parse(scan_with({"--thread-strategy", "pos", "--thread-schedules", "40", "--bug-depth", "4", "--virtual-time", "off"})).code);
+  for (const Args& bad : {scan_with({"--thread-strategy", "fair"}), scan_with({"--thread-schedules", "0"}),
+                          scan_with({"--bug-depth", "21"}), scan_with({"--virtual-time", "yes"})}) {
+    INFO(bad.back());
+    auto refused = parse(bad);
+    CHECK(refused.code == 2);
+    CHECK_THAT(refused.err, Catch::Contains(bad[bad.size() - 2]));
+  }
+}
+
 TEST_CASE("an unknown option is a usage error worded the same by every subcommand", "[app][cli]") {
   for (const auto& def : all_commands()) {
     INFO(def.name);

@@ -91,15 +91,6 @@ TEST_CASE("deciding: an implementation-dependent finding stands when clean runs 
   auto v = core::honest_verdict(core::check_deciding(id_finding(), runs));
   CHECK(v.category == core::Category::implementation_dependent);
   CHECK(core::findings_of(v).front().not_deciding.empty());
-  // A pass of a brittle test alone under a thread schedule does not void "fails alone".
-  core::Verdict brittle{.test = "p.T#m", .verdict = core::VerdictKind::flaky, .category = core::Category::order_dependent,
-                        .technique = "order"};
-  brittle.evidence.role = "brittle";
-  brittle.evidence.reproducer = {"p.T#m"};
-  brittle.evidence.passing_order = {"p.S#setUp", "p.T#m"};
-  std::vector<core::RecordedRun> order_runs{run(1, {"p.T#m"}, {Outcome::fail}), scheduled(2, Outcome::pass),
-                                            run(3, {"p.S#setUp", "p.T#m"}, {Outcome::pass, Outcome::pass})};
-  CHECK(core::check_deciding(brittle, order_runs).findings.empty());
 }
 
 TEST_CASE("deciding: a plain failure alone, or a pass under the failing seed, voids implementation-dependence", "[scan][deciding][shuffle]") {
