@@ -372,3 +372,16 @@ TEST_CASE("discovery lists a class's tests with `-e log true` and names what is 
   REQUIRE(d->missing.size() == 1);
   CHECK(d->missing[0].first == "demo.Other#gone");
 }
+
+TEST_CASE("a scheduled run (technique threads) is refused before any device is used, saying why", "[adb][executor][threads]") {
+  Bench b("scheduled");
+  auto exec = b.executor();
+  auto s = spec({"demo.AsyncTest#stable"});
+  s.technique = "threads";
+  s.schedule = core::ScheduleSpec{.strategy = "pct", .seed = 7};
+  core::CancelFlag cancel{false};
+  auto report = exec->run(s, cancel);
+  REQUIRE_FALSE(report);
+  CHECK(report.error().code == util::Errc::unsupported);
+  CHECK_THAT(report.error().message, Catch::Contains("technique threads runs on the local JVM backend"));
+}
