@@ -91,7 +91,10 @@ class Explorer {
     }
     s.unobserved_in_a_row = core::is_observation(r.report.outcome_at(0)) ? 0 : s.unobserved_in_a_row + 1;
     if (s.schedules++ == 0)
-      if (const auto* record = record_of(r)) s.single_thread = record->single_threaded();
+      if (const auto* record = record_of(r)) {
+        s.single_thread = record->single_threaded();
+        s.steps_estimate = int(std::clamp(record->steps_total, 1L, 100000L));
+      }
     if (passed(r) && !s.passing) s.passing = &r;
     // A failing schedule whose record can be replayed beats one whose record was lost.
     if (failed(r) && (!s.failing || (!record_of(*s.failing) && record_of(r)))) s.failing = &r;
@@ -139,6 +142,8 @@ class Explorer {
       }
       who.push_back(&s);
       specs.push_back(schedule_spec(s.test, input_.threads, seeds_[std::size_t(s.schedules)], s.schedules));
+      // PCT draws its d - 1 change points from 1..k: k is best the test's own number of points.
+      if (s.steps_estimate > 0) specs.back().schedule->steps = s.steps_estimate;
     }
     if (specs.empty()) return false;
     if (auto r = run_for(who, specs); !r) return std::unexpected(r.error());

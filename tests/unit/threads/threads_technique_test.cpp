@@ -92,6 +92,9 @@ TEST_CASE("a lost update: explored until it failed and passed, replayed, flaky/c
     CHECK(log.specs[i].schedule->virtual_time);
     CHECK(log.specs[i].technique == "threads");
   }
+  CHECK(log.specs[0].schedule->steps == 200);  // PCT's default estimate k, then the first schedule's own count
+  CHECK(log.specs[1].schedule->steps == 11);
+  CHECK(log.specs[2].schedule->steps == 11);
   const auto& replay = log.specs[3];
   CHECK(replay.schedule->strategy == "replay");
   CHECK(replay.schedule->seed == seeds[2]);
