@@ -8,10 +8,12 @@ import org.junit.jupiter.api.Test;
 /** JUnit 5. Check-then-act: two threads ask a cache for one template, which should be compiled once. */
 class TemplateCacheTest {
     private static final String GREETING = "Hello, {name}!";
+    private static final String FAREWELL = "Goodbye, {name}.";
 
     @Test
     void compilesEachTemplateOnce() throws InterruptedException {
         TemplateCache cache = new TemplateCache();
+        cache.template(FAREWELL);
         Template[] got = fetchFromTwoThreads(cache::template);
         assertSame(got[0], got[1]);
     }
@@ -19,6 +21,7 @@ class TemplateCacheTest {
     @Test
     void compilesEachTemplateOnceSynchronized() throws InterruptedException {
         SynchronizedTemplateCache cache = new SynchronizedTemplateCache();
+        cache.template(FAREWELL);
         Template[] got = fetchFromTwoThreads(cache::template);
         assertSame(got[0], got[1]);
     }
