@@ -29,6 +29,15 @@ std::string op_label(const std::string& op) {
   return op;
 }
 
+// At most `chars` bytes, cut at a UTF-8 boundary and ended with "…" when cut (one glyph, not
+// three dots: a box has room for about 20).
+std::string fit_box(const std::string& label, std::size_t chars) {
+  if (label.size() <= chars) return label;
+  std::size_t keep = chars - 1;
+  while (keep > 0 && (static_cast<unsigned char>(label[keep]) & 0xC0) == 0x80) --keep;
+  return label.substr(0, keep) + "…";
+}
+
 enum class OpKind { sync, thread, data };
 
 OpKind op_kind(const std::string& op) {
@@ -73,9 +82,9 @@ std::string step_box(const ThreadSchedule& s, std::size_t i, int mark, int lane_
                     "</title>";
   out += text(2, y + 13, num(number), "font-size=\"9\" fill=\"" + std::string(svg::muted_colour) + "\"");
   out += rect(x, y + 1, lane_w - 6, step_row_h - 2, "rx=\"3\" fill=\"" + fill + "\" stroke=\"" + stroke + "\" stroke-width=\"" + width + "\"");
-  // About 6.3 units a character at 10.5 px; the number's disc takes the right end of a conflict box.
-  const std::size_t room = std::size_t(std::max(6, (lane_w - 14 - (mark ? 16 : 0)) * 10 / 63));
-  out += text(x + 4, y + 13, cut_utf8(op_label(st.op) + " " + short_target(st.target), room),
+  // About 5.8 units a character at 10.5 px; the number's disc takes the right end of a conflict box.
+  const std::size_t room = std::size_t(std::max(6, (lane_w - 12 - (mark ? 16 : 0)) * 10 / 58));
+  out += text(x + 4, y + 13, fit_box(op_label(st.op) + " " + short_target(st.target), room),
               "font-size=\"10.5\"" + std::string(mark ? " font-weight=\"700\"" : ""));
   if (mark) {
     const int cx = x + lane_w - 14;
