@@ -4,6 +4,7 @@
 #include "report/html_thread_schedules.hpp"
 
 #include <algorithm>
+#include <charconv>
 #include <cstdint>
 
 #include <nlohmann/json.hpp>
@@ -43,14 +44,12 @@ std::optional<std::int64_t> int_of(const json& j, const char* key) {
   auto it = j.find(key);
   if (it == j.end()) return std::nullopt;
   if (it->is_number_integer()) return it->get<std::int64_t>();
-  if (it->is_string()) {
-    try {
-      return std::stoll(it->get<std::string>());
-    } catch (...) {
-      return std::nullopt;
-    }
-  }
-  return std::nullopt;
+  if (!it->is_string()) return std::nullopt;
+  const auto& text = it->get_ref<const std::string&>();
+  std::int64_t v = 0;
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+  if (ec != std::errc() || end != text.data() + text.size()) return std::nullopt;
+  return v;
 }
 
 std::optional<ThreadStep> step_of(const json& j) {

@@ -61,7 +61,7 @@ int lanes_of(const ThreadFacts& f) {
   };
   grow(f.failing);
   if (f.passing) grow(*f.passing);
-  return std::clamp(n, 1, 64);
+  return std::clamp(n, 1, max_lanes);
 }
 
 std::string step_words(const ThreadSchedule& s, const ThreadStep& st) {
@@ -130,6 +130,7 @@ std::string thread_panel(const ThreadFacts& f, const ThreadSchedule& s, bool fai
   if (s.left_out())
     out += text(lane_left + 4, steps_top + 13, "⋮ " + num(s.left_out()) + " earlier steps left out", "fill=\"" + std::string(svg::muted_colour) + "\"");
   for (std::size_t i = 0; i < s.steps.size(); ++i) {
+    if (s.steps[i].thread >= lanes) continue;  // past max_lanes: its row stays empty
     const int mark = c.first == i ? 1 : c.second == i ? 2 : 0;
     out += step_box(s, i, mark, lane_w, id);
   }

@@ -15,8 +15,10 @@
 
 namespace flakescan::report::html {
 
-// The most steps a schedule panel draws (the contract puts the last 200 into the details).
+// The most steps a schedule panel draws (the contract puts the last 200 into the details), and
+// the most lanes (a step of a thread past them keeps its row, empty).
 inline constexpr std::size_t max_drawn_steps = 200;
+inline constexpr int max_lanes = 64;
 
 struct ThreadStep {
   int thread = 0;
