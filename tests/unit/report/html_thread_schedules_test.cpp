@@ -197,6 +197,25 @@ TEST_CASE("threads facts: what does not parse leaves its part out, never the pag
   CHECK(svg.find(">T0</text>") != std::string::npos);
 }
 
+TEST_CASE("threads facts: reasons from the schedule when the details have none; threads past the last lane", "[report][html][threads]") {
+  core::Evidence e;
+  e.details["exact"] = "false";
+  e.details["schedule_failing"] =
+      R"({"inexact_reasons":["the step limit was reached"],"steps":[{"thread":0,"op":"yield","target":"thread#0","site":"s"},)"
+      R"({"thread":70,"op":"yield","target":"thread#70","site":"t"}]})";
+  auto f = html::thread_facts(e);
+  REQUIRE(f);
+  CHECK(f->inexact_reasons == std::vector<std::string>{"the step limit was reached"});
+  auto svg = html::thread_schedule_picture(*f, "r");
+  CHECK(svg.find("Not exact</strong>: part of the test ran outside the scheduler's control: the step limit was reached;") !=
+        std::string::npos);
+  // 64 lanes at most; the step of thread 70 keeps its row number but draws no box.
+  CHECK(count_of(svg, ">T63</text>") == 1);
+  CHECK(svg.find(">T64</text>") == std::string::npos);
+  CHECK(svg.find("<title>step 1 · T0: yield thread#0 at s</title>") != std::string::npos);
+  CHECK(svg.find("<title>step 2 · ") == std::string::npos);
+}
+
 TEST_CASE("threads picture: text from the details is escaped", "[report][html][threads]") {
   core::Evidence e;
   e.details["schedule_failing"] =
