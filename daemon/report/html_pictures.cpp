@@ -6,17 +6,16 @@
 #include <charconv>
 
 #include "report/html.hpp"
+#include "report/html_svg.hpp"
+#include "report/html_thread_schedules.hpp"
 #include "report/text.hpp"
 
 namespace flakescan::report::html {
 
 namespace {
 
-constexpr std::string_view pass_colour = "#1a7f37", fail_colour = "#cf222e", infra_colour = "#6e7781",
-                           moved_colour = "#8250df", race_colour = "#bc4c00", line_colour = "#d0d7de",
-                           text_colour = "#1f2328", muted_colour = "#57606a";
-
-std::string num(long long v) { return std::to_string(v); }
+using svg::fail_colour, svg::infra_colour, svg::line_colour, svg::moved_colour, svg::muted_colour, svg::pass_colour,
+    svg::race_colour, svg::text_colour, svg::num, svg::text, svg::rect;
 
 std::optional<int> parse_int(const std::string& text) {
   int v = 0;
@@ -49,22 +48,6 @@ bool contains(const std::vector<std::string>& v, const std::string& s) { return 
 
 // Cut to about `chars` characters (12 px sans-serif is about 6.8 units a character).
 std::string fit(const std::string& text, std::size_t chars) { return cut_utf8(text, chars); }
-
-std::string svg_open(const std::string& id, int width, int height, const std::string& title, const std::string& desc) {
-  return "<svg class=\"picture\" xmlns=\"http://www.w3.org/2000/svg\" role=\"img\" viewBox=\"0 0 " + num(width) + " " +
-         num(height) + "\" width=\"" + num(width) + "\" height=\"" + num(height) + "\" aria-labelledby=\"" + id + "-t " +
-         id + "-d\"><title id=\"" + id + "-t\">" + escape(title) + "</title><desc id=\"" + id + "-d\">" + escape(desc) +
-         "</desc>";
-}
-
-std::string text(int x, int y, const std::string& content, const std::string& attrs = "") {
-  return "<text x=\"" + num(x) + "\" y=\"" + num(y) + "\" font-size=\"12\" fill=\"" + std::string(text_colour) + "\"" +
-         (attrs.empty() ? "" : " " + attrs) + ">" + escape(content) + "</text>";
-}
-
-std::string rect(int x, int y, int w, int h, const std::string& attrs) {
-  return "<rect x=\"" + num(x) + "\" y=\"" + num(y) + "\" width=\"" + num(w) + "\" height=\"" + num(h) + "\" " + attrs + "/>";
-}
 
 std::string run_name(const std::optional<std::int64_t>& run) { return run ? " (run " + num(*run) + ")" : ""; }
 
@@ -129,7 +112,7 @@ std::string schedule_panel(const ScheduleFacts& f, const std::vector<Row>& rows,
                      (failing ? "late, delayed to " + where + ", after the racing statement on line " + num(f.racing_line) +
                                     ": the test fails."
                               : "before the racing statement on line " + num(f.racing_line) + ": the test passes.");
-  std::string out = svg_open(id, width, height, title, desc);
+  std::string out = svg::open(id, width, height, title, desc);
   out += "<defs><marker id=\"" + id + "-arrow\" viewBox=\"0 0 10 10\" refX=\"9\" refY=\"5\" markerWidth=\"7\" markerHeight=\"7\" "
          "orient=\"auto-start-reverse\"><path d=\"M0 0 L10 5 L0 10 z\" fill=\"" + std::string(moved_colour) + "\"/></marker></defs>";
   out += text(0, 16, title, "font-size=\"14\" font-weight=\"700\"");
@@ -248,7 +231,7 @@ std::string order_panel(const OrderFacts& f, const std::string& heading, const s
   desc += std::string(". ") + (failing ? "In this order " + f.test + " fails." : "In this order " + f.test + " passes.");
   for (const auto& item : items)
     if (!item.tag.empty() && item.test != f.test) desc += " " + item.test + " is a " + item.tag + ".";
-  std::string out = svg_open(id, width, height, title, desc);
+  std::string out = svg::open(id, width, height, title, desc);
   out += text(0, 16, fit(title, 46), "font-size=\"14\" font-weight=\"700\"");
   out += text(0, 32, failing ? "test fails" : "test passes",
               "font-weight=\"600\" fill=\"" + std::string(failing ? fail_colour : pass_colour) + "\"");
@@ -417,7 +400,7 @@ std::string run_strip_picture(const std::vector<StripRun>& strip, const core::Ru
                                              : "One square per run that reached the test, left to right in the order the runs were recorded. ") +
                      "Green squares passed, red squares with a cross failed, hollow grey squares gave no outcome (skipped or cut short). " +
                      counts_text + ".";
-  std::string out = "<figure class=\"strip\">" + svg_open(id, width, height, title, desc);
+  std::string out = "<figure class=\"strip\">" + svg::open(id, width, height, title, desc);
   for (int i = 0; i < shown; ++i) {
     const auto& c = cells[i];
     const int x = 2 + (i % strip_per_row) * strip_cell, y = top + (i / strip_per_row) * strip_cell;
@@ -444,6 +427,10 @@ std::string evidence_pictures(const Entry& entry, const std::string& id) {
       if (auto facts = schedule_facts(f.evidence)) {
         out += "<h4>" + escape("Schedule" + std::string(f.technique.empty() ? "" : " (" + f.technique + ")")) + "</h4>";
         out += schedule_picture(*facts, id + "-" + num(++n));
+        drew_schedule = true;
+      } else if (auto threads = thread_facts(f.evidence)) {
+        out += "<h4>" + escape("Schedules" + std::string(f.technique.empty() ? "" : " (" + f.technique + ")")) + "</h4>";
+        out += thread_schedule_picture(*threads, id + "-" + num(++n));
         drew_schedule = true;
       }
     } else if (f.category == core::Category::order_dependent || f.category == core::Category::nio) {

@@ -4,6 +4,7 @@
 // what the picture shows, so a screen reader (and a text search) gets the same facts.
 //   schedule: explore's concurrency finding: the main-thread timeline of the passing and the
 //             failing schedule side by side; the moved message and the racing statement marked.
+//   threads:  a `threads` finding: both schedules, one lane per thread (html_thread_schedules.hpp).
 //   order:    an order-dependent or NIO finding: the failing and the passing order, the test,
 //             its polluters or state-setters and cleaners marked.
 //   strip:    every run that reached the test, pass or fail, in the order they ran (rerun,
@@ -51,8 +52,8 @@ std::string order_picture(const OrderFacts& facts, const std::string& id);
 // the caption says so). Empty when no run reached the test.
 std::string run_strip_picture(const std::vector<StripRun>& strip, const core::RunCounts& counts, const std::string& id);
 
-// Every picture of one entry: one per deciding concurrency (explore), order-dependent and NIO
-// finding, then the strip of every run.
+// Every picture of one entry: one per deciding concurrency (explore or threads), order-dependent
+// and NIO finding, then the strip of every run.
 std::string evidence_pictures(const Entry& entry, const std::string& id);
 
 // "com.example.cache.CacheTest#startsEmpty" -> "CacheTest#startsEmpty".
