@@ -1,0 +1,314 @@
+package io.flakescan.threads;
+
+import java.util.ArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.Lock;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * What rewritten code calls (the agent's rewriter, daemon/threads_agent/agent/, emits these
+ * calls; every method takes the call's source site last). Outside a session, or on a thread the
+ * session does not control, each does exactly the real operation. Under control each is a
+ * scheduling point: the thread announces the operation and waits until the scheduler chooses
+ * it (Session.pass). Monitors are then the model's only: monitorEnter and monitorExit return
+ * whether the caller must still run the real monitorenter or monitorexit, and each thread that
+ * was ever controlled keeps a stack of its entries so that every exit matches its own enter.
+ */
+public final class Sched {
+    private Sched() {}
+
+    /** Per thread that was ever controlled: its state in the latest session and its monitor entries. */
+    private static final class PerThread {
+        ThreadState state;
+        /** {monitor, Session or null for a real entry}, innermost last. */
+        final ArrayList<Object[]> monitors = new ArrayList<>();
+
+        Object[] top(Object o) {
+            for (int i = monitors.size() - 1; i >= 0; i--) if (monitors.get(i)[0] == o) return monitors.get(i);
+            return null;
+        }
+    }
+
+    private static final ThreadLocal<PerThread> PER_THREAD = new ThreadLocal<>();
+
+    /** The calling thread's state when the active session controls it (registering it if new), else null. */
+    static ThreadState controlled(String site) {
+        Session s = Session.active;
+        if (s == null || !s.controlling) return null;
+        PerThread pt = PER_THREAD.get();
+        ThreadState ts = pt == null ? null : pt.state;
+        if (ts != null && ts.session == s) {
+            ThreadState.Status st = ts.status;
+            return st == ThreadState.Status.RELEASED || st == ThreadState.Status.ABANDONED || st == ThreadState.Status.ENDED ? null : ts;
+        }
+        ts = s.adopt(Thread.currentThread(), site);
+        if (ts == null) return null;
+        if (pt == null) {
+            pt = new PerThread();
+            PER_THREAD.set(pt);
+        }
+        pt.state = ts;
+        return ts;
+    }
+
+    /** Called by Control.begin for thread 0. */
+    static void bind(ThreadState t0) {
+        PerThread pt = PER_THREAD.get();
+        if (pt == null) {
+            pt = new PerThread();
+            PER_THREAD.set(pt);
+        }
+        pt.state = t0;
+    }
+
+    private static void point(Op.Kind kind, Object target, String name, String site) {
+        ThreadState me = controlled(site);
+        if (me != null) me.session.pass(me, new Op(kind, target, name, site));
+    }
+
+    /** A scheduling point, then the thread runs outside control for a call that may block. */
+    public static void blocking(String call, String site) {
+        ThreadState me = controlled(site);
+        if (me != null) leaveFor(me, Op.Kind.BLOCKING_CALL, call, site);
+    }
+
+    private static void leaveFor(ThreadState me, Op.Kind kind, String call, String site) {
+        if (me.session.pass(me, new Op(kind, null, call, site)) != null)
+            me.session.leave(me, "a call that may block ran uncontrolled: " + call + " at " + site);
+    }
+
+    // ---- monitors, wait and notify
+
+    public static boolean monitorEnter(Object o, String site) {
+        if (o == null) throw new NullPointerException("Cannot enter synchronized block because the monitor is null");
+        ThreadState me = controlled(site);
+        PerThread pt = PER_THREAD.get();
+        if (me != null && me.session.pass(me, new Op(Op.Kind.MONITOR_ENTER, o, null, site)) != null) {
+            pt.monitors.add(new Object[] {o, me.session});
+            return false;
+        }
+        if (pt != null) pt.monitors.add(new Object[] {o, null});
+        return true;
+    }
+
+    public static boolean monitorExit(Object o, String site) {
+        PerThread pt = PER_THREAD.get();
+        Object[] entry = pt == null ? null : pt.top(o);
+        if (entry == null) return true;
+        pt.monitors.remove(entry);
+        if (entry[1] == null) return true;
+        Session s = (Session) entry[1];
+        ThreadState me = pt.state;
+        if (me != null && me.session == s && s.controlling && s.owns(me, o)) s.pass(me, new Op(Op.Kind.MONITOR_EXIT, o, null, site));
+        return false;
+    }
+
+    public static void wait(Object o, String site) throws InterruptedException {
+        waitFor(o, -1, site);
+    }
+
+    public static void wait(Object o, long ms, String site) throws InterruptedException {
+        if (ms < 0) throw new IllegalArgumentException("timeout value is negative");
+        waitFor(o, ms == 0 ? -1 : ms, site);
+    }
+
+    public static void wait(Object o, long ms, int nanos, String site) throws InterruptedException {
+        if (ms < 0 || nanos < 0 || nanos > 999999) throw new IllegalArgumentException("timeout value out of range");
+        waitFor(o, ms == 0 && nanos == 0 ? -1 : ms + (nanos > 0 ? 1 : 0), site);
+    }
+
+    private static void waitFor(Object o, long ms, String site) throws InterruptedException {
+        PerThread pt = PER_THREAD.get();
+        Object[] entry = pt == null ? null : pt.top(o);
+        if (entry == null || entry[1] == null) {
+            ThreadState me = controlled(site);
+            if (me != null) leaveFor(me, Op.Kind.WAIT, "java.lang.Object.wait", site);
+            o.wait(ms < 0 ? 0 : ms);
+            return;
+        }
+        Session s = (Session) entry[1];
+        ThreadState me = pt.state;
+        if (Thread.interrupted()) throw new InterruptedException();
+        Op done = me.session == s && s.controlling ? s.pass(me, new Op(Op.Kind.WAIT, o, null, site).timed(ms)) : null;
+        if (done == null) {
+            // Held in the model of a session that no longer controls: a spurious wake-up, a little later.
+            Thread.sleep(ms < 0 ? 10 : Math.min(ms, 10));
+            return;
+        }
+        if (done.interrupted) throw new InterruptedException();
+    }
+
+    public static void notify(Object o, String site) {
+        notifyAny(o, Op.Kind.NOTIFY, site);
+    }
+
+    public static void notifyAll(Object o, String site) {
+        notifyAny(o, Op.Kind.NOTIFY_ALL, site);
+    }
+
+    private static void notifyAny(Object o, Op.Kind kind, String site) {
+        PerThread pt = PER_THREAD.get();
+        Object[] entry = pt == null ? null : pt.top(o);
+        if (entry == null || entry[1] == null) {
+            if (kind == Op.Kind.NOTIFY) o.notify();
+            else o.notifyAll();
+            return;
+        }
+        Session s = (Session) entry[1];
+        ThreadState me = pt.state;
+        if (me.session == s && s.controlling) s.pass(me, new Op(kind, o, null, site));
+    }
+
+    // ---- threads
+
+    public static void start(Thread t, String site) {
+        ThreadState me = controlled(site);
+        Op done = me == null ? null : me.session.pass(me, new Op(Op.Kind.THREAD_START, t, null, site));
+        ThreadState child = done != null && done.target instanceof ThreadState ? (ThreadState) done.target : null;
+        try {
+            t.start();
+        } catch (RuntimeException | Error e) {
+            if (child != null) me.session.startFailed(child);
+            throw e;
+        }
+        if (child != null) me.session.realStarted(child);
+    }
+
+    public static void join(Thread t, String site) throws InterruptedException {
+        joinFor(t, -1, site);
+    }
+
+    public static void join(Thread t, long ms, String site) throws InterruptedException {
+        if (ms < 0) throw new IllegalArgumentException("timeout value is negative");
+        joinFor(t, ms == 0 ? -1 : ms, site);
+    }
+
+    public static void join(Thread t, long ms, int nanos, String site) throws InterruptedException {
+        if (ms < 0 || nanos < 0 || nanos > 999999) throw new IllegalArgumentException("timeout value out of range");
+        joinFor(t, ms == 0 && nanos == 0 ? -1 : ms + (nanos > 0 ? 1 : 0), site);
+    }
+
+    private static void joinFor(Thread t, long ms, String site) throws InterruptedException {
+        ThreadState me = controlled(site);
+        ThreadState target = me == null ? null : me.session.stateOf(t);
+        if (target == null) {
+            if (me != null) leaveFor(me, Op.Kind.THREAD_JOIN, "java.lang.Thread.join", site);
+            t.join(ms < 0 ? 0 : ms);
+            return;
+        }
+        if (Thread.interrupted()) throw new InterruptedException();
+        Op op = new Op(Op.Kind.THREAD_JOIN, target, null, site).timed(ms).interruptible();
+        Op done = me.session.pass(me, op);
+        if (done == null) t.join(ms < 0 ? 0 : ms);
+        else if (done.interrupted) throw new InterruptedException();
+        else if (!done.timedOut) t.join();  // ended in the model: returns at once, with join's memory effects
+    }
+
+    public static void yield(String site) {
+        ThreadState me = controlled(site);
+        if (me != null) me.session.pass(me, new Op(Op.Kind.YIELD, me, null, site));
+        else Thread.yield();
+    }
+
+    public static void onSpinWait(String site) {
+        ThreadState me = controlled(site);
+        if (me != null) me.session.pass(me, new Op(Op.Kind.YIELD, me, null, site));
+        else Thread.onSpinWait();
+    }
+
+    // ---- sleep and the clock
+
+    public static void sleep(long ms, String site) throws InterruptedException {
+        if (ms < 0) throw new IllegalArgumentException("timeout value is negative");
+        ThreadState me = controlled(site);
+        if (me == null) {
+            Thread.sleep(ms);
+            return;
+        }
+        if (!me.session.settings.virtualTime) {
+            leaveFor(me, Op.Kind.SLEEP, "java.lang.Thread.sleep", site);
+            Thread.sleep(ms);
+            return;
+        }
+        if (Thread.interrupted()) throw new InterruptedException("sleep interrupted");
+        Op op = new Op(Op.Kind.SLEEP, me, null, site);
+        op.amount = ms;
+        if (me.session.pass(me, op) == null) Thread.sleep(ms);
+    }
+
+    public static void sleep(long ms, int nanos, String site) throws InterruptedException {
+        sleep(ms + (nanos > 0 ? 1 : 0), site);
+    }
+
+    public static void sleep(TimeUnit unit, long amount, String site) throws InterruptedException {
+        if (amount > 0) sleep(Math.max(1, unit.toMillis(amount)), site);
+    }
+
+    private static long offsetMs() {
+        Session s = Session.active;
+        long live = s != null && s.settings.virtualTime ? s.model.virtualMs : 0;
+        return Session.finishedVirtualMs + live;
+    }
+
+    public static long currentTimeMillis() {
+        return System.currentTimeMillis() + offsetMs();
+    }
+
+    public static long nanoTime() {
+        return System.nanoTime() + offsetMs() * 1_000_000L;
+    }
+
+    // ---- scheduling points before a call that stays as it is (atomics, Condition.signal)
+
+    public static void before(Object receiver, String op, String site) {
+        Op.Kind kind = op.equals("notify") ? Op.Kind.NOTIFY : op.equals("notify_all") ? Op.Kind.NOTIFY_ALL : Op.Kind.ATOMIC;
+        point(kind, receiver, null, site);
+    }
+
+    // ---- fields
+
+    public static void fieldRead(Object o, String field, String site) {
+        if (Session.active != null) point(Op.Kind.FIELD_READ, o, field, site);
+    }
+
+    public static void fieldWrite(Object o, String field, String site) {
+        if (Session.active != null) point(Op.Kind.FIELD_WRITE, o, field, site);
+    }
+
+    public static void staticRead(String field, String site) {
+        if (Session.active != null) point(Op.Kind.FIELD_READ, null, field, site);
+    }
+
+    public static void staticWrite(String field, String site) {
+        if (Session.active != null) point(Op.Kind.FIELD_WRITE, null, field, site);
+    }
+
+    // ---- LockSupport and locks: see ParkAndLocks
+
+    public static void park(String site) { ParkAndLocks.park(null, -1, site); }
+    public static void park(Object blocker, String site) { ParkAndLocks.park(blocker, -1, site); }
+    public static void parkNanos(long nanos, String site) { if (nanos > 0) ParkAndLocks.park(null, nanos, site); }
+    public static void parkNanos(Object blocker, long nanos, String site) { if (nanos > 0) ParkAndLocks.park(blocker, nanos, site); }
+    public static void parkUntil(long deadline, String site) { parkUntil(null, deadline, site); }
+
+    public static void parkUntil(Object blocker, long deadline, String site) {
+        long ms = deadline - currentTimeMillis();
+        if (ms > 0) ParkAndLocks.park(blocker, ms * 1_000_000L, site);
+    }
+
+    public static void unpark(Thread t, String site) { ParkAndLocks.unpark(t, site); }
+    public static void lock(Lock l, String site) { ParkAndLocks.lock(l, site); }
+    public static void lockInterruptibly(Lock l, String site) throws InterruptedException { ParkAndLocks.lockInterruptibly(l, site); }
+    public static boolean tryLock(Lock l, String site) { return ParkAndLocks.tryLock(l, site); }
+
+    public static boolean tryLock(Lock l, long time, TimeUnit unit, String site) throws InterruptedException {
+        return ParkAndLocks.tryLock(l, time, unit, site);
+    }
+
+    public static void unlock(Lock l, String site) { ParkAndLocks.unlock(l, site); }
+
+    static void parkReal(Object blocker, long nanos) {
+        if (nanos < 0) LockSupport.park(blocker);
+        else LockSupport.parkNanos(blocker, nanos);
+    }
+}

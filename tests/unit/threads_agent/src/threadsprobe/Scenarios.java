@@ -1,0 +1,157 @@
+package threadsprobe;
+
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * Small concurrent programs with a known bug (and a correct twin), each run once per schedule
+ * by Probe. Each throws when the schedule exposed its bug. These classes are rewritten by the
+ * agent (package threadsprobe is not excluded).
+ */
+final class Scenarios {
+    private Scenarios() {}
+
+    static final class Counter {
+        int count;
+
+        void increment() {
+            count++;
+        }
+
+        synchronized void incrementSafely() {
+            count++;
+        }
+    }
+
+    /** count++ from two threads: a lost update under some schedules. */
+    static void lostUpdate() throws InterruptedException {
+        Counter c = new Counter();
+        Thread a = new Thread(() -> { c.increment(); c.increment(); });
+        Thread b = new Thread(() -> { c.increment(); c.increment(); });
+        a.start();
+        b.start();
+        a.join();
+        b.join();
+        if (c.count != 4) throw new AssertionError("lost update: count " + c.count + ", expected 4");
+    }
+
+    /** The correct twin: a synchronized increment never loses one. */
+    static void synchronizedCounter() throws InterruptedException {
+        Counter c = new Counter();
+        Thread a = new Thread(() -> { c.incrementSafely(); c.incrementSafely(); });
+        Thread b = new Thread(() -> { c.incrementSafely(); c.incrementSafely(); });
+        a.start();
+        b.start();
+        a.join();
+        b.join();
+        if (c.count != 4) throw new AssertionError("count " + c.count + ", expected 4");
+    }
+
+    static final Object first = new Object();
+    static final Object second = new Object();
+
+    /** Two locks taken in opposite orders. */
+    static void lockOrder() throws InterruptedException {
+        Object left = new Object();
+        Object right = new Object();
+        Thread a = new Thread(() -> { synchronized (left) { synchronized (right) { Thread.yield(); } } });
+        Thread b = new Thread(() -> { synchronized (right) { synchronized (left) { Thread.yield(); } } });
+        a.start();
+        b.start();
+        a.join();
+        b.join();
+    }
+
+    static final class Mailbox {
+        boolean sent;
+    }
+
+    /** A notify that may come before the wait it was meant for (the wait does not check a flag). */
+    static void missedNotify() throws InterruptedException {
+        Mailbox box = new Mailbox();
+        Thread sender = new Thread(() -> {
+            synchronized (box) {
+                box.sent = true;
+                box.notify();
+            }
+        });
+        sender.start();
+        synchronized (box) {
+            box.wait();
+        }
+        sender.join();
+    }
+
+    static final class Result {
+        int value;
+    }
+
+    /** A sleep used as a wait for another thread's result. */
+    static void sleepAsWait() throws InterruptedException {
+        Result r = new Result();
+        Thread worker = new Thread(() -> r.value = 42);
+        worker.start();
+        Thread.sleep(100);
+        if (r.value != 42) throw new AssertionError("the result was not there after the sleep");
+        worker.join();
+    }
+
+    /** A task on a pool, waited for with Future.get. */
+    static void poolTask() throws Exception {
+        ExecutorService pool = Executors.newFixedThreadPool(2);
+        try {
+            Counter c = new Counter();
+            Future<?> f = pool.submit(() -> { c.increment(); c.increment(); });
+            f.get();
+            if (c.count != 2) throw new AssertionError("count " + c.count);
+        } finally {
+            pool.shutdown();
+        }
+    }
+
+    static final class Flag {
+        volatile boolean up;
+        int seen;
+    }
+
+    /** A busy-wait on a volatile flag that another thread sets. */
+    static void busyWait() throws InterruptedException {
+        Flag f = new Flag();
+        Thread spinner = new Thread(() -> {
+            while (!f.up) {
+                // spin
+            }
+            f.seen = 1;
+        });
+        spinner.start();
+        f.up = true;
+        spinner.join();
+        if (f.seen != 1) throw new AssertionError("the spinner did not see the flag");
+    }
+
+    /** An atomic counter from two threads (never fails; its steps are "atomic"). */
+    static void atomicCounter() throws InterruptedException {
+        AtomicInteger n = new AtomicInteger();
+        Thread a = new Thread(() -> n.incrementAndGet());
+        a.start();
+        n.incrementAndGet();
+        a.join();
+        if (n.get() != 2) throw new AssertionError("count " + n.get());
+    }
+
+    static void run(String name) throws Exception {
+        switch (name) {
+            case "lost_update": lostUpdate(); break;
+            case "synchronized_counter": synchronizedCounter(); break;
+            case "lock_order": lockOrder(); break;
+            case "missed_notify": missedNotify(); break;
+            case "sleep_as_wait": sleepAsWait(); break;
+            case "pool_task": poolTask(); break;
+            case "busy_wait": busyWait(); break;
+            case "atomic_counter": atomicCounter(); break;
+            default: throw new IllegalArgumentException("no scenario " + name);
+        }
+    }
+}
