@@ -4,6 +4,9 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.LockSupport;
+import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * Small concurrent programs with a known bug (and a correct twin), each run once per schedule
@@ -141,6 +144,68 @@ final class Scenarios {
         if (n.get() != 2) throw new AssertionError("count " + n.get());
     }
 
+    /** Two ReentrantLocks taken in opposite orders. */
+    static void lockOrderLocks() throws InterruptedException {
+        ReentrantLock left = new ReentrantLock();
+        ReentrantLock right = new ReentrantLock();
+        Thread a = new Thread(() -> { left.lock(); try { right.lock(); right.unlock(); } finally { left.unlock(); } });
+        Thread b = new Thread(() -> { right.lock(); try { left.lock(); left.unlock(); } finally { right.unlock(); } });
+        a.start();
+        b.start();
+        a.join();
+        b.join();
+    }
+
+    /** A timed wait nobody notifies: it times out on the virtual clock. */
+    static void timedWait() throws InterruptedException {
+        Mailbox box = new Mailbox();
+        long before = System.currentTimeMillis();
+        synchronized (box) {
+            box.wait(50);
+        }
+        if (System.currentTimeMillis() - before < 50) throw new AssertionError("the wait did not last 50 ms on the test's clock");
+    }
+
+    /** park until a flag is up, unparked by the thread that raises it (permit semantics). */
+    static void parkUnpark() throws InterruptedException {
+        Flag f = new Flag();
+        Thread parked = new Thread(() -> {
+            while (!f.up) LockSupport.park();
+            f.seen = 1;
+        });
+        parked.start();
+        f.up = true;
+        LockSupport.unpark(parked);
+        parked.join();
+        if (f.seen != 1) throw new AssertionError("not unparked");
+    }
+
+    /** A Condition awaited for a flag another thread raises and signals. */
+    static void conditionSignal() throws InterruptedException {
+        ReentrantLock lock = new ReentrantLock();
+        Condition ready = lock.newCondition();
+        Flag f = new Flag();
+        Thread waiter = new Thread(() -> {
+            lock.lock();
+            try {
+                while (!f.up) ready.awaitUninterruptibly();
+                f.seen = 1;
+            } finally {
+                lock.unlock();
+            }
+        });
+        waiter.start();
+        lock.lock();
+        try {
+            f.up = true;
+            ready.signalAll();
+        } finally {
+            lock.unlock();
+        }
+        waiter.join();
+        if (f.seen != 1) throw new AssertionError("not signalled");
+    }
+
     static void run(String name) throws Exception {
         switch (name) {
             case "lost_update": lostUpdate(); break;
@@ -151,6 +216,10 @@ final class Scenarios {
             case "pool_task": poolTask(); break;
             case "busy_wait": busyWait(); break;
             case "atomic_counter": atomicCounter(); break;
+            case "lock_order_locks": lockOrderLocks(); break;
+            case "timed_wait": timedWait(); break;
+            case "park_unpark": parkUnpark(); break;
+            case "condition_signal": conditionSignal(); break;
             default: throw new IllegalArgumentException("no scenario " + name);
         }
     }
