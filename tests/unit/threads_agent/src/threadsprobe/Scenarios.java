@@ -206,6 +206,40 @@ final class Scenarios {
         if (f.seen != 1) throw new AssertionError("not signalled");
     }
 
+    /** Two pool tasks take two locks in opposite orders; the test waits for both futures. */
+    static void poolDeadlock() throws Exception {
+        ExecutorService pool = Executors.newFixedThreadPool(2);
+        Object left = new Object();
+        Object right = new Object();
+        try {
+            Future<?> a = pool.submit(() -> { synchronized (left) { synchronized (right) { Thread.yield(); } } });
+            Future<?> b = pool.submit(() -> { synchronized (right) { synchronized (left) { Thread.yield(); } } });
+            a.get();
+            b.get();
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    /** A waiting thread interrupted by the test: it must see the interrupt, whenever it comes. */
+    static void interruptWait() throws InterruptedException {
+        Mailbox box = new Mailbox();
+        Flag f = new Flag();
+        Thread waiter = new Thread(() -> {
+            synchronized (box) {
+                try {
+                    while (!box.sent) box.wait();
+                } catch (InterruptedException e) {
+                    f.seen = 1;
+                }
+            }
+        });
+        waiter.start();
+        waiter.interrupt();
+        waiter.join();
+        if (f.seen != 1) throw new AssertionError("the interrupt was lost");
+    }
+
     static void run(String name) throws Exception {
         switch (name) {
             case "lost_update": lostUpdate(); break;
@@ -220,6 +254,8 @@ final class Scenarios {
             case "timed_wait": timedWait(); break;
             case "park_unpark": parkUnpark(); break;
             case "condition_signal": conditionSignal(); break;
+            case "pool_deadlock": poolDeadlock(); break;
+            case "interrupt_wait": interruptWait(); break;
             default: throw new IllegalArgumentException("no scenario " + name);
         }
     }

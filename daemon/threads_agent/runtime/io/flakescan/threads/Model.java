@@ -65,6 +65,7 @@ final class Model {
     /** Whether `t` may pass its pending operation now. */
     boolean enabled(ThreadState t) {
         Op op = t.pending;
+        if (op.until != null) return op.timedOut || op.interrupted || op.until.getAsBoolean();
         switch (op.kind) {
             case MONITOR_ENTER: {
                 Monitor m = monitors.get(op.target);
@@ -90,6 +91,7 @@ final class Model {
 
     /** Applies `op`, which `t` passes now; returns the operation `t` goes on waiting with, or null. */
     Op apply(ThreadState t, Op op) {
+        if (op.until != null) return null;
         switch (op.kind) {
             case MONITOR_ENTER: enter(t, op); return null;
             case MONITOR_EXIT: exit(t, op.target); return null;
@@ -102,6 +104,16 @@ final class Model {
                 if (!op.timedOut && !op.interrupted) t.permit = false;
                 return null;
             case UNPARK: ((ThreadState) op.target).permit = true; return null;
+            case INTERRUPT: {
+                // The real interrupt follows at once; marking the wait here makes its end a
+                // decision, not a race with the interrupted thread's own wake-up.
+                ThreadState target = (ThreadState) op.target;
+                if (target.status == ThreadState.Status.WAITING) {
+                    target.interruptPending = true;  // the real interrupt will meet it in the scheduler's wait
+                    if (target.pending != null && target.pending.interruptible) target.pending.interrupted = true;
+                }
+                return null;
+            }
             case UNLOCK: t.dropHold(op.target); lockEpoch++; return null;
             case SLEEP:
                 if (virtualTime) virtualMs += op.amount;

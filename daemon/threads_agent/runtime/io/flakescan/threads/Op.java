@@ -10,7 +10,7 @@ final class Op {
     enum Kind {
         MONITOR_ENTER("monitor_enter"), MONITOR_EXIT("monitor_exit"), WAIT("wait"), NOTIFY("notify"),
         NOTIFY_ALL("notify_all"), THREAD_START("thread_start"), THREAD_JOIN("thread_join"), THREAD_END("thread_end"),
-        PARK("park"), UNPARK("unpark"), LOCK("lock"), UNLOCK("unlock"), TRY_LOCK("try_lock"), ATOMIC("atomic"),
+        PARK("park"), UNPARK("unpark"), INTERRUPT("interrupt"), LOCK("lock"), UNLOCK("unlock"), TRY_LOCK("try_lock"), ATOMIC("atomic"),
         FIELD_READ("field_read"), FIELD_WRITE("field_write"), SLEEP("sleep"), YIELD("yield"), BLOCKING_CALL("blocking_call");
 
         final String json;
@@ -40,6 +40,9 @@ final class Op {
     boolean notified;
     /** A lock attempt whose real tryLock failed at this lock epoch: blocked until the epoch moves. */
     long failedAtEpoch = -1;
+    /** A wait for a condition outside the model (a latch at zero, a FutureTask done): enabled when
+     *  it holds; it is read again at every decision, so only state controlled threads change is exact. */
+    java.util.function.BooleanSupplier until;
     /** sleep: its length in ms. */
     long amount;
     /** POS: this operation's random priority, drawn when it is first a candidate. */

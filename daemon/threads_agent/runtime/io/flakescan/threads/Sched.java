@@ -1,7 +1,13 @@
 package io.flakescan.threads;
 
 import java.util.ArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
+import java.util.concurrent.FutureTask;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.BooleanSupplier;
 import java.util.concurrent.locks.Lock;
 import java.util.concurrent.locks.LockSupport;
 
@@ -204,6 +210,13 @@ public final class Sched {
         else if (!done.timedOut) t.join();  // ended in the model: returns at once, with join's memory effects
     }
 
+    public static void interrupt(Thread t, String site) {
+        ThreadState me = controlled(site);
+        ThreadState target = me == null ? null : me.session.stateOf(t);
+        if (target != null) me.session.pass(me, new Op(Op.Kind.INTERRUPT, target, null, site));
+        t.interrupt();
+    }
+
     public static void yield(String site) {
         ThreadState me = controlled(site);
         if (me != null) me.session.pass(me, new Op(Op.Kind.YIELD, me, null, site));
@@ -234,6 +247,7 @@ public final class Sched {
         Op op = new Op(Op.Kind.SLEEP, me, null, site);
         op.amount = ms;
         if (me.session.pass(me, op) == null) Thread.sleep(ms);
+        else if (Thread.interrupted()) throw new InterruptedException("sleep interrupted");
     }
 
     public static void sleep(long ms, int nanos, String site) throws InterruptedException {
@@ -281,6 +295,55 @@ public final class Sched {
 
     public static void staticWrite(String field, String site) {
         if (Session.active != null) point(Op.Kind.FIELD_WRITE, null, field, site);
+    }
+
+    // ---- waits for a condition: CountDownLatch.await, FutureTask.get
+
+    public static void await(CountDownLatch latch, String site) throws InterruptedException {
+        if (!awaitUntil(latch, () -> latch.getCount() == 0, -1, site)) latch.await();
+    }
+
+    public static boolean await(CountDownLatch latch, long time, TimeUnit unit, String site) throws InterruptedException {
+        ThreadState me = controlled(site);
+        if (me == null) return latch.await(time, unit);
+        if (!awaitUntil(latch, () -> latch.getCount() == 0, Math.max(0, unit.toMillis(time)), site)) return latch.await(time, unit);
+        return latch.getCount() == 0;
+    }
+
+    public static Object get(Future<?> f, String site) throws InterruptedException, ExecutionException {
+        if (f instanceof FutureTask) {
+            if (!awaitUntil(f, f::isDone, -1, site)) return f.get();
+        } else {
+            blocking(f.getClass().getName() + ".get", site);
+        }
+        return f.get();
+    }
+
+    public static Object get(Future<?> f, long time, TimeUnit unit, String site)
+            throws InterruptedException, ExecutionException, TimeoutException {
+        if (!(f instanceof FutureTask)) {
+            blocking(f.getClass().getName() + ".get", site);
+            return f.get(time, unit);
+        }
+        if (!awaitUntil(f, f::isDone, Math.max(0, unit.toMillis(time)), site)) return f.get(time, unit);
+        if (!f.isDone()) throw new TimeoutException();
+        return f.get();
+    }
+
+    /**
+     * A "wait" step on `target` that is enabled once `until` holds (or the timeout passes when
+     * nothing else can run). False when the thread is not under control: wait for real.
+     */
+    private static boolean awaitUntil(Object target, BooleanSupplier until, long ms, String site) throws InterruptedException {
+        ThreadState me = controlled(site);
+        if (me == null) return false;
+        if (Thread.interrupted()) throw new InterruptedException();
+        Op op = new Op(Op.Kind.WAIT, target, null, site).timed(ms).interruptible();
+        op.until = until;
+        Op done = me.session.pass(me, op);
+        if (done == null) return false;
+        if (done.interrupted) throw new InterruptedException();
+        return true;
     }
 
     // ---- LockSupport and locks: see ParkAndLocks

@@ -148,7 +148,7 @@ final class Session {
                     if (stuckSince == 0) stuckSince = System.nanoTime();
                     return;
                 }
-                if (!unstick(waiting, false)) return;
+                if (!unstick(waiting, false, false)) return;
                 continue;
             }
             stuckSince = 0;
@@ -182,6 +182,7 @@ final class Session {
             op.target = child;
         }
         Op next = model.apply(chosen, op);
+        if (next != null && chosen.interruptPending && next.interruptible) next.interrupted = true;  // interrupted before its wait
         step(chosen, op);
         strategy.passed(chosen, op, waiting);
         lastRunner = chosen;
@@ -221,9 +222,11 @@ final class Session {
 
     /**
      * Nothing is enabled. Returns true when something changed (a retry or a timeout) so that
-     * deciding again may choose; false after declaring a deadlock or when nobody waits.
+     * deciding again may choose; false after declaring a deadlock, when nobody waits, or when
+     * a deadlock must wait (`late` false) because a thread we do not know yet may still come:
+     * a pool's worker reaches its first point on its own time. The Watchdog comes back `late`.
      */
-    boolean unstick(List<ThreadState> waiting, boolean outsideBlocked) {
+    boolean unstick(List<ThreadState> waiting, boolean late, boolean outsideBlocked) {
         if (waiting.isEmpty()) return false;
         boolean failedLocks = false;
         for (ThreadState t : waiting)
@@ -240,7 +243,26 @@ final class Session {
             first.pending.timedOut = true;
             return true;
         }
+        if (!late && strangersRunning()) {
+            if (stuckSince == 0) stuckSince = System.nanoTime();
+            return false;
+        }
         Deadlocks.declare(this, waiting, outsideBlocked);
+        return false;
+    }
+
+    /** Whether a live thread this session does not know (nor excludes) is running or runnable. */
+    private boolean strangersRunning() {
+        ThreadGroup root = Thread.currentThread().getThreadGroup();
+        while (root.getParent() != null) root = root.getParent();
+        Thread[] all = new Thread[root.activeCount() + 16];
+        int n = root.enumerate(all, true);
+        for (int i = 0; i < n; i++) {
+            Thread t = all[i];
+            if (byThread.containsKey(t) || Watchdog.excluded(t)) continue;
+            Thread.State st = t.getState();
+            if (st == Thread.State.RUNNABLE || st == Thread.State.BLOCKED) return true;
+        }
         return false;
     }
 

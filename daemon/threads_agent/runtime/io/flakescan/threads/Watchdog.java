@@ -8,9 +8,9 @@ import java.util.List;
  * (1) records the end of controlled threads that terminated (joining the running thread, so an
  * end is seen at once), (2) takes control away from a thread the scheduler waits for that is
  * blocked in code we do not rewrite (50 ms for the running thread, 200 ms for one not yet at
- * its first point) or has not reached a scheduling point for 1 s, and (3) when nothing is
- * enabled and every thread outside control has been blocked for 1 s, resolves the stuck state
- * (timeouts, then a deadlock). These are fallbacks for liveness, never timing assertions; each
+ * its first point) or has not reached a scheduling point for 1 s, and (3) when nothing has
+ * been enabled for 1 s while threads outside control were all blocked, or while threads not
+ * (yet) under control ran, resolves the stuck state (timeouts, then a deadlock). These are fallbacks for liveness, never timing assertions; each
  * makes the record inexact except (1).
  */
 final class Watchdog extends Thread {
@@ -83,11 +83,15 @@ final class Watchdog extends Thread {
             if (s.holder == null)
                 for (ThreadState t : new ArrayList<>(s.threads))
                     if (t.status == ThreadState.Status.ARRIVING && t.realStarted) stall(s, t, now, 200 * MS);
-            if (s.holder == null && s.stuckSince != 0 && now - s.stuckSince >= 1000 * MS && outsideBlocked(s)) {
+            if (s.holder == null) s.decide();  // a condition outside the model (a latch, a future) may hold now
+            if (s.holder == null && s.stuckSince != 0 && now - s.stuckSince >= 1000 * MS) {
+                boolean outside = false;
+                for (ThreadState t : s.threads) if (t.status == ThreadState.Status.OUTSIDE) outside = true;
+                if (outside && !outsideBlocked(s)) return;
                 s.stuckSince = 0;
                 List<ThreadState> waiting = new ArrayList<>();
                 for (ThreadState t : s.threads) if (t.status == ThreadState.Status.WAITING) waiting.add(t);
-                if (s.unstick(waiting, true)) s.decide();
+                if (s.unstick(waiting, true, outside)) s.decide();
             }
         }
     }

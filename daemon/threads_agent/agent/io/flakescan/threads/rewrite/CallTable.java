@@ -11,7 +11,8 @@ import org.objectweb.asm.tree.MethodInsnNode;
  * Which calls in rewritten code become scheduling points, as data: a call is replaced by a
  * static call into the scheduler runtime (REPLACE: same arguments, the receiver first, the
  * site last), preceded by a point that leaves control for a call that may block (BLOCKING),
- * preceded by a point on its receiver (BEFORE: atomics, Condition.signal), or replaced by the
+ * preceded by a point on its receiver (BEFORE: atomics, CountDownLatch.countDown,
+ * Condition.signal), or replaced by the
  * virtual clock (CLOCK). docs/threads.md lists what is modelled and what is not.
  */
 final class CallTable {
@@ -54,13 +55,21 @@ final class CallTable {
         for (String d : new String[] {"parkNanos(J)V", "parkNanos(Ljava/lang/Object;J)V"}) replace(ls + d, "parkNanos", null);
         for (String d : new String[] {"parkUntil(J)V", "parkUntil(Ljava/lang/Object;J)V"}) replace(ls + d, "parkUntil", null);
         replace(ls + "unpark(Ljava/lang/Thread;)V", "unpark", null);
+        String latch = "java/util/concurrent/CountDownLatch.";
+        replace(latch + "await()V", "await", "Ljava/util/concurrent/CountDownLatch;");
+        replace(latch + "await(JLjava/util/concurrent/TimeUnit;)Z", "await", "Ljava/util/concurrent/CountDownLatch;");
+        EXACT.put(latch + "countDown()V", new Rule(Action.BEFORE, "atomic", null));
+        for (String o : new String[] {"Future", "FutureTask", "RunnableFuture", "ScheduledFuture", "RunnableScheduledFuture"}) {
+            replace("java/util/concurrent/" + o + ".get()Ljava/lang/Object;", "get", "Ljava/util/concurrent/Future;");
+            replace("java/util/concurrent/" + o + ".get(JLjava/util/concurrent/TimeUnit;)Ljava/lang/Object;", "get",
+                    "Ljava/util/concurrent/Future;");
+        }
         EXACT.put("java/lang/System.currentTimeMillis()J", new Rule(Action.CLOCK, "currentTimeMillis", null));
         EXACT.put("java/lang/System.nanoTime()J", new Rule(Action.CLOCK, "nanoTime", null));
         String cc = "java/util/concurrent/";
         Set<String> futures = Set.of("get", "join");
         for (String o : new String[] {"Future", "FutureTask", "CompletableFuture", "ForkJoinTask", "RecursiveTask", "RecursiveAction",
                 "ScheduledFuture", "RunnableFuture", "CountedCompleter"}) BLOCKING.put(cc + o, futures);
-        BLOCKING.put(cc + "CountDownLatch", Set.of("await"));
         BLOCKING.put(cc + "CyclicBarrier", Set.of("await"));
         BLOCKING.put(cc + "Semaphore", Set.of("acquire", "acquireUninterruptibly", "tryAcquire/T"));
         Set<String> queue = Set.of("take", "put", "poll/T", "offer/T", "takeFirst", "takeLast", "putFirst", "putLast",
@@ -129,7 +138,7 @@ final class CallTable {
 
     private static boolean isThreadCall(MethodInsnNode call) {
         switch (call.name + call.desc) {
-            case "start()V": case "join()V": case "join(J)V": case "join(JI)V": return true;
+            case "start()V": case "join()V": case "join(J)V": case "join(JI)V": case "interrupt()V": return true;
             default: return false;
         }
     }
