@@ -1,6 +1,5 @@
 package io.flakescan.threads;
 
-import java.util.ArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
@@ -16,32 +15,17 @@ import java.util.concurrent.locks.LockSupport;
  * calls; every method takes the call's source site last). Outside a session, or on a thread the
  * session does not control, each does exactly the real operation. Under control each is a
  * scheduling point: the thread announces the operation and waits until the scheduler chooses
- * it (Session.pass). Monitors are then the model's only: monitorEnter and monitorExit return
- * whether the caller must still run the real monitorenter or monitorexit, and each thread that
- * was ever controlled keeps a stack of its entries so that every exit matches its own enter.
+ * it (Session.pass). Monitors, wait and notify are in Monitors, LockSupport and locks in
+ * ParkAndLocks; this class is the one entry point the rewriter knows.
  */
 public final class Sched {
     private Sched() {}
-
-    /** Per thread that was ever controlled: its state in the latest session and its monitor entries. */
-    private static final class PerThread {
-        ThreadState state;
-        /** {monitor, Session or null for a real entry}, innermost last. */
-        final ArrayList<Object[]> monitors = new ArrayList<>();
-
-        Object[] top(Object o) {
-            for (int i = monitors.size() - 1; i >= 0; i--) if (monitors.get(i)[0] == o) return monitors.get(i);
-            return null;
-        }
-    }
-
-    private static final ThreadLocal<PerThread> PER_THREAD = new ThreadLocal<>();
 
     /** The calling thread's state when the active session controls it (registering it if new), else null. */
     static ThreadState controlled(String site) {
         Session s = Session.active;
         if (s == null || !s.controlling) return null;
-        PerThread pt = PER_THREAD.get();
+        PerThread pt = PerThread.get();
         ThreadState ts = pt == null ? null : pt.state;
         if (ts != null && ts.session == s) {
             ThreadState.Status st = ts.status;
@@ -51,7 +35,7 @@ public final class Sched {
         if (ts == null) return null;
         if (pt == null) {
             pt = new PerThread();
-            PER_THREAD.set(pt);
+            PerThread.set(pt);
         }
         pt.state = ts;
         return ts;
@@ -59,10 +43,10 @@ public final class Sched {
 
     /** Called by Control.begin for thread 0. */
     static void bind(ThreadState t0) {
-        PerThread pt = PER_THREAD.get();
+        PerThread pt = PerThread.get();
         if (pt == null) {
             pt = new PerThread();
-            PER_THREAD.set(pt);
+            PerThread.set(pt);
         }
         pt.state = t0;
     }
@@ -78,92 +62,29 @@ public final class Sched {
         if (me != null) leaveFor(me, Op.Kind.BLOCKING_CALL, call, site);
     }
 
-    private static void leaveFor(ThreadState me, Op.Kind kind, String call, String site) {
+    static void leaveFor(ThreadState me, Op.Kind kind, String call, String site) {
         if (me.session.pass(me, new Op(kind, null, call, site)) != null)
             me.session.leave(me, "a call that may block ran uncontrolled: " + call + " at " + site);
     }
 
-    // ---- monitors, wait and notify
+    // ---- monitors, wait and notify: see Monitors
 
-    public static boolean monitorEnter(Object o, String site) {
-        if (o == null) throw new NullPointerException("Cannot enter synchronized block because the monitor is null");
-        ThreadState me = controlled(site);
-        PerThread pt = PER_THREAD.get();
-        if (me != null && me.session.pass(me, new Op(Op.Kind.MONITOR_ENTER, o, null, site)) != null) {
-            pt.monitors.add(new Object[] {o, me.session});
-            return false;
-        }
-        if (pt != null) pt.monitors.add(new Object[] {o, null});
-        return true;
-    }
-
-    public static boolean monitorExit(Object o, String site) {
-        PerThread pt = PER_THREAD.get();
-        Object[] entry = pt == null ? null : pt.top(o);
-        if (entry == null) return true;
-        pt.monitors.remove(entry);
-        if (entry[1] == null) return true;
-        Session s = (Session) entry[1];
-        ThreadState me = pt.state;
-        if (me != null && me.session == s && s.controlling && s.owns(me, o)) s.pass(me, new Op(Op.Kind.MONITOR_EXIT, o, null, site));
-        return false;
-    }
-
-    public static void wait(Object o, String site) throws InterruptedException {
-        waitFor(o, -1, site);
-    }
+    public static boolean monitorEnter(Object o, String site) { return Monitors.enter(o, site); }
+    public static boolean monitorExit(Object o, String site) { return Monitors.exit(o, site); }
+    public static void wait(Object o, String site) throws InterruptedException { Monitors.waitFor(o, -1, site); }
 
     public static void wait(Object o, long ms, String site) throws InterruptedException {
         if (ms < 0) throw new IllegalArgumentException("timeout value is negative");
-        waitFor(o, ms == 0 ? -1 : ms, site);
+        Monitors.waitFor(o, ms == 0 ? -1 : ms, site);
     }
 
     public static void wait(Object o, long ms, int nanos, String site) throws InterruptedException {
         if (ms < 0 || nanos < 0 || nanos > 999999) throw new IllegalArgumentException("timeout value out of range");
-        waitFor(o, ms == 0 && nanos == 0 ? -1 : ms + (nanos > 0 ? 1 : 0), site);
+        Monitors.waitFor(o, ms == 0 && nanos == 0 ? -1 : ms + (nanos > 0 ? 1 : 0), site);
     }
 
-    private static void waitFor(Object o, long ms, String site) throws InterruptedException {
-        PerThread pt = PER_THREAD.get();
-        Object[] entry = pt == null ? null : pt.top(o);
-        if (entry == null || entry[1] == null) {
-            ThreadState me = controlled(site);
-            if (me != null) leaveFor(me, Op.Kind.WAIT, "java.lang.Object.wait", site);
-            o.wait(ms < 0 ? 0 : ms);
-            return;
-        }
-        Session s = (Session) entry[1];
-        ThreadState me = pt.state;
-        if (Thread.interrupted()) throw new InterruptedException();
-        Op done = me.session == s && s.controlling ? s.pass(me, new Op(Op.Kind.WAIT, o, null, site).timed(ms)) : null;
-        if (done == null) {
-            // Held in the model of a session that no longer controls: a spurious wake-up, a little later.
-            Thread.sleep(ms < 0 ? 10 : Math.min(ms, 10));
-            return;
-        }
-        if (done.interrupted) throw new InterruptedException();
-    }
-
-    public static void notify(Object o, String site) {
-        notifyAny(o, Op.Kind.NOTIFY, site);
-    }
-
-    public static void notifyAll(Object o, String site) {
-        notifyAny(o, Op.Kind.NOTIFY_ALL, site);
-    }
-
-    private static void notifyAny(Object o, Op.Kind kind, String site) {
-        PerThread pt = PER_THREAD.get();
-        Object[] entry = pt == null ? null : pt.top(o);
-        if (entry == null || entry[1] == null) {
-            if (kind == Op.Kind.NOTIFY) o.notify();
-            else o.notifyAll();
-            return;
-        }
-        Session s = (Session) entry[1];
-        ThreadState me = pt.state;
-        if (me.session == s && s.controlling) s.pass(me, new Op(kind, o, null, site));
-    }
+    public static void notify(Object o, String site) { Monitors.notifyAny(o, Op.Kind.NOTIFY, site); }
+    public static void notifyAll(Object o, String site) { Monitors.notifyAny(o, Op.Kind.NOTIFY_ALL, site); }
 
     // ---- threads
 

@@ -133,7 +133,9 @@ final class Session {
     /** Chooses the next step while nobody runs and every known thread has announced. */
     void decide() {
         while (controlling && holder == null) {
-            for (ThreadState t : threads) if (t.status == ThreadState.Status.ARRIVING) return;
+            // Not a thread registered by a thread_start whose real start() has not returned yet: a
+            // Thread subclass's own start() may pass points before calling super.start().
+            for (ThreadState t : threads) if (t.status == ThreadState.Status.ARRIVING && t.realStarted) return;
             List<ThreadState> waiting = new ArrayList<>();
             List<ThreadState> candidates = new ArrayList<>();
             boolean outside = false;

@@ -38,7 +38,8 @@ final class ThreadState {
     final String name;
     String startedAt;
     String adoptedAt;
-    Status status;
+    /** Written under the session's lock; read without it by Sched.controlled. */
+    volatile Status status;
     Op pending;
     String lastSite;
     /** The real Thread.start() returned (until then isAlive() says nothing). */
