@@ -85,22 +85,22 @@ void lost_update_found_and_reproducible(const std::string& strategy, const std::
 
 }  // namespace
 
-TEST_CASE("a lost update fails under some random seeds, passes under others, and a seed repeats its schedule",
+TEST_CASE("threads agent: a lost update fails under some random seeds, passes under others, and a seed repeats its schedule",
           "[threads_agent]") {
   lost_update_found_and_reproducible("random", {});
 }
 
-TEST_CASE("a lost update fails under some PCT seeds, passes under others, and a seed repeats its schedule",
+TEST_CASE("threads agent: a lost update fails under some PCT seeds, passes under others, and a seed repeats its schedule",
           "[threads_agent]") {
   lost_update_found_and_reproducible("pct", pct_steps);
 }
 
-TEST_CASE("a lost update fails under some POS seeds, passes under others, and a seed repeats its schedule",
+TEST_CASE("threads agent: a lost update fails under some POS seeds, passes under others, and a seed repeats its schedule",
           "[threads_agent]") {
   lost_update_found_and_reproducible("pos", {});
 }
 
-TEST_CASE("a schedule record has the contract's shape", "[threads_agent]") {
+TEST_CASE("threads agent: a schedule record has the contract's shape", "[threads_agent]") {
   auto runs = probe("lost_update", "random", 1, 1);
   const json& r = runs[0].record;
   for (const char* key : {"strategy", "seed", "depth", "virtual_time", "exact", "inexact_reasons", "threads", "steps_total",
@@ -122,7 +122,7 @@ TEST_CASE("a schedule record has the contract's shape", "[threads_agent]") {
   CHECK(field_named);
 }
 
-TEST_CASE("replaying a failing schedule's decisions fails again without diverging", "[threads_agent]") {
+TEST_CASE("threads agent: replaying a failing schedule's decisions fails again without diverging", "[threads_agent]") {
   auto runs = probe("lost_update", "random", 1, 20);
   const ProbeRun* failing = nullptr;
   for (const auto& r : runs)
@@ -140,7 +140,7 @@ TEST_CASE("replaying a failing schedule's decisions fails again without divergin
   CHECK(replayed[0].record.at("exact") == true);
 }
 
-TEST_CASE("two locks taken in opposite orders end in a DeadlockError that names both, never a hang", "[threads_agent]") {
+TEST_CASE("threads agent: two locks taken in opposite orders end in a DeadlockError that names both, never a hang", "[threads_agent]") {
   for (const char* scenario : {"lock_order", "lock_order_locks"}) {
     auto runs = probe(scenario, "random", 1, 20);
     std::size_t deadlocks = 0;
@@ -165,7 +165,7 @@ TEST_CASE("two locks taken in opposite orders end in a DeadlockError that names 
   }
 }
 
-TEST_CASE("a notify sent before its wait is reported as a deadlock instead of hanging", "[threads_agent]") {
+TEST_CASE("threads agent: a notify sent before its wait is reported as a deadlock instead of hanging", "[threads_agent]") {
   auto runs = probe("missed_notify", "random", 1, 10);
   CHECK(count_failed(runs) > 0);
   CHECK(count_failed(runs) < runs.size());
@@ -176,7 +176,7 @@ TEST_CASE("a notify sent before its wait is reported as a deadlock instead of ha
   }
 }
 
-TEST_CASE("a sleep used as a wait fails under some schedule on virtual time", "[threads_agent]") {
+TEST_CASE("threads agent: a sleep used as a wait fails under some schedule on virtual time", "[threads_agent]") {
   auto runs = probe("sleep_as_wait", "random", 1, 10);
   CHECK(count_failed(runs) > 0);
   CHECK(count_failed(runs) < runs.size());
@@ -186,13 +186,13 @@ TEST_CASE("a sleep used as a wait fails under some schedule on virtual time", "[
   }
 }
 
-TEST_CASE("a timed wait nobody notifies times out on the virtual clock", "[threads_agent]") {
+TEST_CASE("threads agent: a timed wait nobody notifies times out on the virtual clock", "[threads_agent]") {
   auto runs = probe("timed_wait", "random", 1, 3);
   CHECK(count_failed(runs) == 0);
   for (const auto& r : runs) CHECK(r.record.at("virtual_ms") == 50);
 }
 
-TEST_CASE("a pool task is controlled and Future.get does not hang", "[threads_agent]") {
+TEST_CASE("threads agent: a pool task is controlled and Future.get does not hang", "[threads_agent]") {
   auto runs = probe("pool_task", "random", 1, 5);
   CHECK(count_failed(runs) == 0);
   for (const auto& r : runs) {
@@ -212,7 +212,7 @@ TEST_CASE("a pool task is controlled and Future.get does not hang", "[threads_ag
   }
 }
 
-TEST_CASE("pool tasks that deadlock end the test with a DeadlockError; the test thread waits in Future.get",
+TEST_CASE("threads agent: pool tasks that deadlock end the test with a DeadlockError in the thread waiting in Future.get",
           "[threads_agent]") {
   auto runs = probe("pool_deadlock", "random", 1, 10);
   CHECK(count_failed(runs) > 0);
@@ -225,28 +225,28 @@ TEST_CASE("pool tasks that deadlock end the test with a DeadlockError; the test 
   }
 }
 
-TEST_CASE("an interrupt reaches a waiting thread whenever it comes", "[threads_agent]") {
+TEST_CASE("threads agent: an interrupt reaches a waiting thread whenever it comes", "[threads_agent]") {
   CHECK(count_failed(probe("interrupt_wait", "random", 1, 20)) == 0);
 }
 
-TEST_CASE("a busy-wait on a volatile flag ends under PCT", "[threads_agent]") {
+TEST_CASE("threads agent: a busy-wait on a volatile flag ends under PCT", "[threads_agent]") {
   auto runs = probe("busy_wait", "pct", 1, 20, pct_steps);
   CHECK(count_failed(runs) == 0);
 }
 
-TEST_CASE("park/unpark and Condition.signal hand over without hanging", "[threads_agent]") {
+TEST_CASE("threads agent: park/unpark and Condition.signal hand over without hanging", "[threads_agent]") {
   CHECK(count_failed(probe("park_unpark", "random", 1, 10)) == 0);
   CHECK(count_failed(probe("condition_signal", "pos", 1, 10)) == 0);
   CHECK(count_failed(probe("atomic_counter", "random", 1, 5)) == 0);
 }
 
-TEST_CASE("the synchronized twin never fails under any strategy", "[threads_agent]") {
+TEST_CASE("threads agent: the synchronized twin never fails under any strategy", "[threads_agent]") {
   CHECK(count_failed(probe("synchronized_counter", "random", 1, 50)) == 0);
   CHECK(count_failed(probe("synchronized_counter", "pct", 1, 50, pct_steps)) == 0);
   CHECK(count_failed(probe("synchronized_counter", "pos", 1, 50)) == 0);
 }
 
-TEST_CASE("the runner puts each entry's schedule record into its finished line", "[threads_agent][runner]") {
+TEST_CASE("threads agent: the runner puts each entry's schedule record into its finished line", "[threads_agent][runner]") {
   const std::vector<std::string> tests{
       "threadsprobe.junit.RacyJUnit4Test#lostUpdate", "threadsprobe.junit.RacyJUnit4Test#lostUpdateWithTimeout",
       "threadsprobe.junit.RacyJUnit4Test#singleThreaded", "threadsprobe.junit.RacyJupiterTest#lostUpdate",
