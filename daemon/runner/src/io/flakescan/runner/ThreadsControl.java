@@ -23,18 +23,29 @@ final class ThreadsControl {
         return System.getProperty("flakescan.threads.strategy") != null;
     }
 
-    /** Begins controlling the calling thread's entry; fails when the agent is not loaded. */
-    static void begin(String test) {
-        if (!requested()) return;
+    /**
+     * Finds Control when a controlled run was asked for; fails (the runner exits with status 3)
+     * when the agent is not loaded. Called before the first entry: a failure inside a JUnit
+     * listener would only be logged.
+     */
+    static synchronized void prepareIfRequested() {
+        if (!requested() || begin != null) return;
         try {
-            if (begin == null) {
-                Class<?> control = Class.forName(CONTROL);
-                begin = control.getMethod("begin", String.class);
-                end = control.getMethod("end");
-            }
-            begin.invoke(null, test);
+            Class<?> control = Class.forName(CONTROL);
+            begin = control.getMethod("begin", String.class);
+            end = control.getMethod("end");
         } catch (ClassNotFoundException e) {
             throw new IllegalStateException("a controlled run was asked for, but the threads agent is not loaded (no " + CONTROL + ")", e);
+        } catch (ReflectiveOperationException e) {
+            throw new IllegalStateException("cannot reach " + CONTROL + ": " + e, e);
+        }
+    }
+
+    /** Begins controlling the calling thread's entry (controlled runs only). */
+    static void begin(String test) {
+        if (begin == null) return;
+        try {
+            begin.invoke(null, test);
         } catch (InvocationTargetException e) {
             throw new IllegalStateException("cannot begin a controlled test: " + e.getCause(), e.getCause());
         } catch (ReflectiveOperationException e) {
