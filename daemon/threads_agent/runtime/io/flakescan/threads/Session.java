@@ -41,6 +41,8 @@ final class Session {
     private long stuckRetryEpoch = -1;
     /** When deciding found nothing enabled while threads were outside control (Watchdog's grace). */
     long stuckSince;
+    /** Since when a thread waits for the running one (Watchdog: how long the running one kept the run). */
+    long contendedSince;
     String deadlockJson;
     private String recordJson;
 
@@ -73,6 +75,7 @@ final class Session {
             ts = register(t, ThreadState.Status.ARRIVING);
             ts.realStarted = true;
             ts.adoptedAt = site;
+            if (holder != null && contendedSince == 0) contendedSince = System.nanoTime();
         }
         switch (ts.status) {
             case ENDED: case RELEASED: case ABANDONED: return null;
@@ -94,6 +97,7 @@ final class Session {
                 if (me.status == ThreadState.Status.OUTSIDE) model.lockEpoch++;
                 me.pending = op;
                 me.status = ThreadState.Status.WAITING;
+                if (holder != null && contendedSince == 0) contendedSince = System.nanoTime();
                 if (op.timeoutMs >= 0 && op.deadline < 0) op.deadline = model.virtualMs + op.timeoutMs;
                 decide();
                 boolean chosen = awaitTurn(me);
@@ -193,6 +197,7 @@ final class Session {
         } else {
             chosen.status = ThreadState.Status.RUNNING;
             chosen.since = System.nanoTime();
+            contendedSince = 0;
             chosen.blockedSince = 0;
             holder = chosen;
         }
@@ -314,30 +319,60 @@ final class Session {
         return model.owns(me, monitor);
     }
 
-    /** Ends control: threads still alive are released or, when blocked in the model, abandoned. */
-    synchronized String finish() {
-        if (recordJson != null) return recordJson;
-        controlling = false;
-        if (active == this) active = null;
-        finishedVirtualMs += model.virtualMs;
-        List<ThreadState> outlived = new ArrayList<>();
+    /**
+     * Ends control: threads still alive are released or, when blocked in the model, abandoned.
+     * Released threads that are still running get a moment (50 ms in all) to end before the
+     * record lists what outlived the test: a thread on its way out (JUnit's timeout thread after
+     * the test body returned) did not outlive it.
+     */
+    String finish() {
+        List<ThreadState> ending = new ArrayList<>();
+        synchronized (this) {
+            if (recordJson != null) return recordJson;
+            if (controlling) {
+                controlling = false;
+                if (active == this) active = null;
+                finishedVirtualMs += model.virtualMs;
+                release(ending);
+            }
+        }
+        long deadline = System.nanoTime() + 50_000_000L;
+        for (ThreadState t : ending) {
+            long left = (deadline - System.nanoTime()) / 1_000_000L;
+            if (left <= 0) break;
+            try {
+                t.thread.join(left);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                break;
+            }
+        }
+        synchronized (this) {
+            if (recordJson != null) return recordJson;
+            List<ThreadState> outlived = new ArrayList<>();
+            for (ThreadState t : threads) {
+                if (t.index == 0 || t.status == ThreadState.Status.ENDED) continue;
+                if (!t.realStarted || !t.thread.isAlive()) continue;
+                outlived.add(t);
+            }
+            recordJson = RecordJson.write(this, outlived);
+            return recordJson;
+        }
+    }
+
+    /** Releases every thread but those blocked in the model; `running` gets the released that still run. */
+    private void release(List<ThreadState> running) {
         for (ThreadState t : threads) {
             if (t.index == 0) {
                 t.status = ThreadState.Status.RELEASED;
                 continue;
             }
-            if (t.status == ThreadState.Status.ENDED || !t.realStarted && t.status == ThreadState.Status.ARRIVING) continue;
-            if (!t.thread.isAlive()) {
-                t.status = ThreadState.Status.ENDED;
-                continue;
-            }
-            outlived.add(t);
+            if (t.status == ThreadState.Status.ENDED || !t.realStarted) continue;
             boolean blocked = t.status == ThreadState.Status.WAITING && !model.enabled(t);
             if (blocked) t.status = ThreadState.Status.ABANDONED;
             else if (t.status != ThreadState.Status.ABANDONED) t.status = ThreadState.Status.RELEASED;
+            if (t.status == ThreadState.Status.RELEASED && t.thread.getState() == Thread.State.RUNNABLE) running.add(t);
         }
         notifyAll();
-        recordJson = RecordJson.write(this, outlived);
-        return recordJson;
     }
 }

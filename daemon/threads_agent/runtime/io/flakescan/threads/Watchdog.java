@@ -109,7 +109,7 @@ final class Watchdog extends Thread {
                 s.leave(t, "thread " + t.index + " (" + t.name + ") blocked in code that is not rewritten" + at(t.thread));
         } else {
             t.blockedSince = 0;
-            if (now - t.since >= 1000 * MS)
+            if (now - Math.max(t.since, t == s.holder ? s.contendedSince : 0) >= 1000 * MS)
                 s.leave(t, "thread " + t.index + " (" + t.name + ") did not reach a scheduling point within 1 s" + at(t.thread));
         }
     }
