@@ -89,6 +89,10 @@ public final class Sched {
     // ---- threads
 
     public static void start(Thread t, String site) {
+        if (t.getState() != Thread.State.NEW) {
+            t.start();  // throws IllegalThreadStateException, as it would have
+            return;
+        }
         ThreadState me = controlled(site);
         Op done = me == null ? null : me.session.pass(me, new Op(Op.Kind.THREAD_START, t, null, site));
         ThreadState child = done != null && done.target instanceof ThreadState ? (ThreadState) done.target : null;
