@@ -235,10 +235,15 @@ public final class Sched {
         return latch.getCount() == 0;
     }
 
+    /**
+     * A FutureTask's get is a modelled wait; a JDK future's (CompletableFuture, ...) a blocking
+     * call; a future of the project or a library is rewritten code itself, whose own
+     * synchronisation (park, monitors, latches) is scheduled, so its get runs as it is.
+     */
     public static Object get(Future<?> f, String site) throws InterruptedException, ExecutionException {
         if (f instanceof FutureTask) {
             if (!awaitUntil(f, f::isDone, -1, site)) return f.get();
-        } else {
+        } else if (jdkClass(f)) {
             blocking(f.getClass().getName() + ".get", site);
         }
         return f.get();
@@ -247,12 +252,17 @@ public final class Sched {
     public static Object get(Future<?> f, long time, TimeUnit unit, String site)
             throws InterruptedException, ExecutionException, TimeoutException {
         if (!(f instanceof FutureTask)) {
-            blocking(f.getClass().getName() + ".get", site);
+            if (jdkClass(f)) blocking(f.getClass().getName() + ".get", site);
             return f.get(time, unit);
         }
         if (!awaitUntil(f, f::isDone, Math.max(0, unit.toMillis(time)), site)) return f.get(time, unit);
         if (!f.isDone()) throw new TimeoutException();
         return f.get();
+    }
+
+    private static boolean jdkClass(Object o) {
+        ClassLoader loader = o.getClass().getClassLoader();
+        return loader == null || loader == ClassLoader.getPlatformClassLoader();
     }
 
     /**

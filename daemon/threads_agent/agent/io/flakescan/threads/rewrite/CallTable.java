@@ -33,7 +33,8 @@ final class CallTable {
     }
 
     private static final String THREAD = "java/lang/Thread";
-    private static final String LOCK_DESC = "Ljava/util/concurrent/locks/Lock;";
+    private static final String LOCK = "java/util/concurrent/locks/Lock";
+    private static final String LOCK_DESC = "L" + LOCK + ";";
     private static final Set<String> LOCKS = Set.of("java/util/concurrent/locks/Lock", "java/util/concurrent/locks/ReentrantLock",
             "java/util/concurrent/locks/ReentrantReadWriteLock$ReadLock", "java/util/concurrent/locks/ReentrantReadWriteLock$WriteLock");
     private static final Set<String> CONDITIONS = Set.of("java/util/concurrent/locks/Condition",
@@ -96,20 +97,18 @@ final class CallTable {
 
     /** The rule for a call instruction, or null when it stays as it is. */
     static Rule lookup(MethodInsnNode call, Hierarchy hierarchy) {
+        // super.get(), super.lock(), ... inside an override: replacing them with a call that
+        // dispatches virtually would call the override again.
+        if (call.getOpcode() == Opcodes.INVOKESPECIAL) return null;
         Rule exact = EXACT.get(call.owner + "." + call.name + call.desc);
         if (exact != null) return exact;
         if (call.getOpcode() == Opcodes.INVOKEVIRTUAL) {
             Rule objectRule = objectMethod(call);
             if (objectRule != null) return objectRule;
         }
-        if (LOCKS.contains(call.owner)) {
-            switch (call.name + call.desc) {
-                case "lock()V": case "lockInterruptibly()V": case "tryLock()Z": case "unlock()V":
-                case "tryLock(JLjava/util/concurrent/TimeUnit;)Z":
-                    return new Rule(Action.REPLACE, call.name, LOCK_DESC);
-                default: return null;
-            }
-        }
+        // Any Lock: the scheduler only ever calls tryLock() and unlock() on it (ParkAndLocks).
+        if (isLockCall(call) && (LOCKS.contains(call.owner) || hierarchy.implementsInterface(call.owner, LOCK)))
+            return new Rule(Action.REPLACE, call.name, LOCK_DESC);
         if (CONDITIONS.contains(call.owner) && call.desc.equals("()V")) {
             if (call.name.equals("signal")) return new Rule(Action.BEFORE, "notify", null);
             if (call.name.equals("signalAll")) return new Rule(Action.BEFORE, "notify_all", null);
@@ -125,6 +124,16 @@ final class CallTable {
         if (call.getOpcode() == Opcodes.INVOKEVIRTUAL && isThreadCall(call) && hierarchy.extendsClass(call.owner, THREAD))
             return new Rule(Action.REPLACE, call.name, "L" + THREAD + ";");
         return null;
+    }
+
+    private static boolean isLockCall(MethodInsnNode call) {
+        if (call.getOpcode() == Opcodes.INVOKESTATIC) return false;
+        switch (call.name + call.desc) {
+            case "lock()V": case "lockInterruptibly()V": case "tryLock()Z": case "unlock()V":
+            case "tryLock(JLjava/util/concurrent/TimeUnit;)Z":
+                return true;
+            default: return false;
+        }
     }
 
     /** wait and notify are final in Object: whatever the owner, these descriptors are them. */

@@ -82,6 +82,21 @@ final class Hierarchy {
         return false;
     }
 
+    /** Whether class or interface `name` implements (or extends) interface `itf`; false when unknown. */
+    boolean implementsInterface(String name, String itf) {
+        return implementsInterface(name, itf, 0);
+    }
+
+    private boolean implementsInterface(String name, String itf, int depth) {
+        if (name == null || depth > 64) return false;
+        if (name.equals(itf)) return true;
+        Info i = info(name);
+        if (i == null) return false;
+        if (i.interfaces != null)
+            for (String sup : i.interfaces) if (implementsInterface(sup, itf, depth + 1)) return true;
+        return implementsInterface(i.superName, itf, depth + 1);
+    }
+
     /** The access flags of field `field` as `owner` resolves it (its class, then supers), or -1. */
     int fieldAccess(String owner, String field) {
         for (int guard = 0; owner != null && guard < 64; guard++) {
