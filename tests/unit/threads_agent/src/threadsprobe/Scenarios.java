@@ -2,7 +2,9 @@ package threadsprobe;
 
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
+import java.util.concurrent.FutureTask;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.LockSupport;
@@ -240,6 +242,75 @@ final class Scenarios {
         if (f.seen != 1) throw new AssertionError("the interrupt was lost");
     }
 
+    /** A lock and a task whose overrides call super (which must stay a non-virtual call). */
+    static final class CountingLock extends ReentrantLock {
+        int locked;
+
+        @Override
+        public void lock() {
+            super.lock();
+            locked++;
+        }
+    }
+
+    /** Keeps every lock method of ReentrantLock, as Guava's cache segments do: modelled. */
+    static final class NamedLock extends ReentrantLock {
+    }
+
+    static final class LoggingTask extends FutureTask<Integer> {
+        LoggingTask(java.util.concurrent.Callable<Integer> c) {
+            super(c);
+        }
+
+        @Override
+        public Integer get() throws InterruptedException, ExecutionException {
+            return super.get();
+        }
+    }
+
+    /**
+     * Counters guarded by ReentrantLock subclasses (one overrides lock() and calls super, one keeps
+     * the JDK's methods), the result read through a FutureTask subclass whose get() calls super.
+     * Never fails: the overrides run, each once.
+     */
+    static void subclassedLockAndTask() throws Exception {
+        CountingLock counting = new CountingLock();
+        NamedLock named = new NamedLock();
+        Counter byCounting = new Counter();
+        Counter byNamed = new Counter();
+        LoggingTask task = new LoggingTask(() -> {
+            counting.lock();
+            try {
+                byCounting.increment();
+            } finally {
+                counting.unlock();
+            }
+            named.lock();
+            try {
+                byNamed.increment();
+                return byNamed.count;
+            } finally {
+                named.unlock();
+            }
+        });
+        new Thread(task).start();
+        counting.lock();
+        try {
+            byCounting.increment();
+        } finally {
+            counting.unlock();
+        }
+        named.lock();
+        try {
+            byNamed.increment();
+        } finally {
+            named.unlock();
+        }
+        task.get();
+        if (byCounting.count != 2 || byNamed.count != 2 || counting.locked != 2)
+            throw new AssertionError("counts " + byCounting.count + " and " + byNamed.count + ", locked " + counting.locked);
+    }
+
     static void run(String name) throws Exception {
         switch (name) {
             case "lost_update": lostUpdate(); break;
@@ -256,6 +327,7 @@ final class Scenarios {
             case "condition_signal": conditionSignal(); break;
             case "pool_deadlock": poolDeadlock(); break;
             case "interrupt_wait": interruptWait(); break;
+            case "subclassed_lock_and_task": subclassedLockAndTask(); break;
             default: throw new IllegalArgumentException("no scenario " + name);
         }
     }

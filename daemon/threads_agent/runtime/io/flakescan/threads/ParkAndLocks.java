@@ -11,7 +11,9 @@ import java.util.concurrent.locks.LockSupport;
  * tryLock(), which cannot block; when it fails the thread waits in the model until a lock may
  * have been released (an unlock step, a blocking call, a thread's end or stall: the lock epoch
  * moves), and tries again as a new step. When nothing else can run, failed attempts get one
- * more try before a deadlock is declared (Session.unstick).
+ * more try before a deadlock is declared (Session.unstick). A Lock whose class overrides one of
+ * these methods outside the JDK is not modelled: its own code runs as written (rewritten too),
+ * and a real lock it takes inside may block, which the Watchdog resolves as a stall.
  */
 final class ParkAndLocks {
     private ParkAndLocks() {}
@@ -35,19 +37,40 @@ final class ParkAndLocks {
         if (target == null || me.session.pass(me, new Op(Op.Kind.UNPARK, target, null, site)) == null) LockSupport.unpark(t);
     }
 
+    /** Per Lock class: whether it keeps the JDK's lock methods (then the model may stand in for them). */
+    private static final ClassValue<Boolean> MODELLED = new ClassValue<>() {
+        @Override
+        protected Boolean computeValue(Class<?> c) {
+            try {
+                for (java.lang.reflect.Method m : new java.lang.reflect.Method[] {c.getMethod("lock"), c.getMethod("lockInterruptibly"),
+                        c.getMethod("tryLock"), c.getMethod("tryLock", long.class, TimeUnit.class), c.getMethod("unlock")}) {
+                    ClassLoader loader = m.getDeclaringClass().getClassLoader();
+                    if (loader != null && loader != ClassLoader.getPlatformClassLoader()) return false;
+                }
+                return true;
+            } catch (NoSuchMethodException | SecurityException e) {
+                return false;
+            }
+        }
+    };
+
+    private static ThreadState controlledFor(Lock l, String site) {
+        return MODELLED.get(l.getClass()) ? Sched.controlled(site) : null;
+    }
+
     static void lock(Lock l, String site) {
-        ThreadState me = Sched.controlled(site);
+        ThreadState me = controlledFor(l, site);
         if (me == null || !acquire(me, l, -1, false, site)) l.lock();
     }
 
     static void lockInterruptibly(Lock l, String site) throws InterruptedException {
-        ThreadState me = Sched.controlled(site);
+        ThreadState me = controlledFor(l, site);
         if (Thread.interrupted()) throw new InterruptedException();
         if (me == null || !acquire(me, l, -1, true, site)) l.lockInterruptibly();
     }
 
     static boolean tryLock(Lock l, String site) {
-        ThreadState me = Sched.controlled(site);
+        ThreadState me = controlledFor(l, site);
         if (me != null) me.session.pass(me, new Op(Op.Kind.TRY_LOCK, l, null, site));
         boolean got = l.tryLock();
         if (got && me != null) me.session.acquired(me, l, site);
@@ -55,7 +78,7 @@ final class ParkAndLocks {
     }
 
     static boolean tryLock(Lock l, long time, TimeUnit unit, String site) throws InterruptedException {
-        ThreadState me = Sched.controlled(site);
+        ThreadState me = controlledFor(l, site);
         if (me == null) return l.tryLock(time, unit);
         if (Thread.interrupted()) throw new InterruptedException();
         long ms = Math.max(0, unit.toMillis(time));
@@ -64,7 +87,7 @@ final class ParkAndLocks {
     }
 
     static void unlock(Lock l, String site) {
-        ThreadState me = Sched.controlled(site);
+        ThreadState me = controlledFor(l, site);
         if (me != null) me.session.pass(me, new Op(Op.Kind.UNLOCK, l, null, site));
         l.unlock();
     }

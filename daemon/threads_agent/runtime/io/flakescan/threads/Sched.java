@@ -4,6 +4,9 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.concurrent.FutureTask;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.SynchronousQueue;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.BooleanSupplier;
@@ -200,8 +203,29 @@ public final class Sched {
     // ---- scheduling points before a call that stays as it is (atomics, Condition.signal)
 
     public static void before(Object receiver, String op, String site) {
+        if (op.equals("hand_off")) {
+            handOff(receiver, site);
+            return;
+        }
         Op.Kind kind = op.equals("notify") ? Op.Kind.NOTIFY : op.equals("notify_all") ? Op.Kind.NOTIFY_ALL : Op.Kind.ATOMIC;
         point(kind, receiver, null, site);
+    }
+
+    /**
+     * Before execute/submit on a ThreadPoolExecutor: when a worker is free for the task (one is
+     * idle, or the pool will start one), deciding waits until a thread arrives with it, so the
+     * worker's first step does not race the schedule. Not a step itself.
+     */
+    private static void handOff(Object executor, String site) {
+        ThreadState me = controlled(site);
+        if (me == null || !(executor instanceof ThreadPoolExecutor) || executor instanceof ScheduledThreadPoolExecutor) return;
+        ThreadPoolExecutor pool = (ThreadPoolExecutor) executor;
+        if (pool.isShutdown()) return;
+        int active = pool.getActiveCount();
+        int size = pool.getPoolSize();
+        boolean free = active < pool.getMaximumPoolSize()
+                && (size < pool.getCorePoolSize() || active < size || pool.getQueue() instanceof SynchronousQueue);
+        if (free) me.session.expectArrival();
     }
 
     // ---- fields
@@ -224,15 +248,17 @@ public final class Sched {
 
     // ---- waits for a condition: CountDownLatch.await, FutureTask.get
 
+    /** After the model's wait the real await still runs (at once, the count being zero), so a
+     *  subclass's override of it runs too. */
     public static void await(CountDownLatch latch, String site) throws InterruptedException {
-        if (!awaitUntil(latch, () -> latch.getCount() == 0, -1, site)) latch.await();
+        awaitUntil(latch, () -> latch.getCount() == 0, -1, site);
+        latch.await();
     }
 
     public static boolean await(CountDownLatch latch, long time, TimeUnit unit, String site) throws InterruptedException {
-        ThreadState me = controlled(site);
-        if (me == null) return latch.await(time, unit);
-        if (!awaitUntil(latch, () -> latch.getCount() == 0, Math.max(0, unit.toMillis(time)), site)) return latch.await(time, unit);
-        return latch.getCount() == 0;
+        if (!awaitUntil(latch, () -> latch.getCount() == 0, Math.max(0, unit.toMillis(time)), site) || latch.getCount() == 0)
+            return latch.await(time, unit);
+        return false;  // timed out in the model
     }
 
     /**

@@ -43,6 +43,9 @@ final class Session {
     long stuckSince;
     /** Since when a thread waits for the running one (Watchdog: how long the running one kept the run). */
     long contendedSince;
+    /** Tasks handed to a pool that has a thread free for them: a thread will arrive with each. */
+    int expectedArrivals;
+    long expectedSince;
     String deadlockJson;
     private String recordJson;
 
@@ -76,6 +79,7 @@ final class Session {
             ts.realStarted = true;
             ts.adoptedAt = site;
             if (holder != null && contendedSince == 0) contendedSince = System.nanoTime();
+            arrived(ts, "came under control at its first point on its own time (started by code that is not rewritten)");
         }
         switch (ts.status) {
             case ENDED: case RELEASED: case ABANDONED: return null;
@@ -94,7 +98,11 @@ final class Session {
             synchronized (this) {
                 if (!controlling || me.status == ThreadState.Status.RELEASED) return null;
                 if (holder == me) holder = null;
-                if (me.status == ThreadState.Status.OUTSIDE) model.lockEpoch++;
+                if (me.status == ThreadState.Status.OUTSIDE) {
+                    model.lockEpoch++;
+                    if (me.idle) arrived(me, "left its pool's idle wait on its own time");
+                    me.idle = false;
+                }
                 me.pending = op;
                 me.status = ThreadState.Status.WAITING;
                 if (holder != null && contendedSince == 0) contendedSince = System.nanoTime();
@@ -140,6 +148,8 @@ final class Session {
             // Not a thread registered by a thread_start whose real start() has not returned yet: a
             // Thread subclass's own start() may pass points before calling super.start().
             for (ThreadState t : threads) if (t.status == ThreadState.Status.ARRIVING && t.realStarted) return;
+            if (expectedArrivals > 0) return;
+            orderNewcomers();
             List<ThreadState> waiting = new ArrayList<>();
             List<ThreadState> candidates = new ArrayList<>();
             boolean outside = false;
@@ -159,6 +169,25 @@ final class Session {
             }
             stuckSince = 0;
             run(choose(candidates), waiting);
+        }
+    }
+
+    /**
+     * Threads met at their first point (a pool's workers) are numbered in the order they were
+     * created (thread ids), not in the order they happened to arrive: renumbered among
+     * themselves before their first step.
+     */
+    private void orderNewcomers() {
+        List<ThreadState> fresh = new ArrayList<>();
+        for (ThreadState t : threads) if (t.adoptedAt != null && !t.stepped) fresh.add(t);
+        if (fresh.size() < 2) return;
+        List<Integer> slots = new ArrayList<>();
+        for (ThreadState t : fresh) slots.add(t.index);
+        fresh.sort(java.util.Comparator.comparingLong(t -> t.thread.getId()));
+        for (int i = 0; i < fresh.size(); i++) {
+            ThreadState t = fresh.get(i);
+            t.index = slots.get(i);
+            threads.set(t.index, t);
         }
     }
 
@@ -205,6 +234,7 @@ final class Session {
     }
 
     private void step(ThreadState t, Op op) {
+        t.stepped = true;
         boolean same = op.kind == t.lastKind && op.target == t.lastTarget
                 && (op.name == null ? t.lastName == null : op.name.equals(t.lastName));
         t.repeats = same ? t.repeats + 1 : 1;
@@ -273,10 +303,30 @@ final class Session {
         return false;
     }
 
-    /** `me` passed a blocking call (or a stall took it): it runs outside control from now on. */
+    /** A task was handed to a pool that has a thread free for it: deciding waits for that thread. */
+    synchronized void expectArrival() {
+        if (expectedArrivals++ == 0) expectedSince = System.nanoTime();
+    }
+
+    /** A thread met at its first point, or back from its pool's idle wait: the arrival a hand-off expected, if any. */
+    private void arrived(ThreadState t, String otherwise) {
+        if (expectedArrivals > 0) expectedArrivals--;
+        else record.inexact("thread " + t.index + " (" + t.name + ") " + otherwise);
+    }
+
+    /** A hand-off whose thread did not come (Watchdog, after 1 s): decide without it. */
+    void giveUpArrivals() {
+        expectedArrivals = 0;
+        record.inexact("a task handed to a pool did not begin within 1 s");
+        decide();
+    }
+
+    /** `me` passed a blocking call (or a stall took it): it runs outside control from now on.
+     *  A null reason: it went to wait for work in its pool (`idle`), which loses nothing. */
     synchronized void leave(ThreadState me, String reason) {
         if (!controlling) return;
-        record.inexact(reason);
+        if (reason != null) record.inexact(reason);
+        else me.idle = true;
         if (holder == me) holder = null;
         if (me.status == ThreadState.Status.RUNNING || me.status == ThreadState.Status.ARRIVING
                 || me.status == ThreadState.Status.WAITING) me.status = ThreadState.Status.OUTSIDE;

@@ -33,7 +33,10 @@ final class ThreadState {
     }
 
     final Session session;
-    final int index;
+    /** Fixed once the thread passed a step; a thread met at its first point may be renumbered
+     *  before that (Session.orderNewcomers). */
+    int index;
+    boolean stepped;
     final Thread thread;
     final String name;
     String startedAt;
@@ -52,6 +55,8 @@ final class ThreadState {
     Object lastTarget;
     String lastName;
     int repeats;
+    /** Left control to wait for work in its ThreadPoolExecutor (getTask); its return is a hand-off's arrival. */
+    boolean idle;
     /** An interrupt that arrived while waiting in the scheduler, to hand back afterwards. */
     boolean interruptPending;
     DeadlockError deadlock;

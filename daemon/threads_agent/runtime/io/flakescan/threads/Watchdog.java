@@ -83,6 +83,7 @@ final class Watchdog extends Thread {
             if (s.holder == null)
                 for (ThreadState t : new ArrayList<>(s.threads))
                     if (t.status == ThreadState.Status.ARRIVING && t.realStarted) stall(s, t, now, 200 * MS);
+            if (s.holder == null && s.expectedArrivals > 0 && now - s.expectedSince >= 1000 * MS) s.giveUpArrivals();
             if (s.holder == null) s.decide();  // a condition outside the model (a latch, a future) may hold now
             if (s.holder == null && s.stuckSince != 0 && now - s.stuckSince >= 1000 * MS) {
                 boolean outside = false;
@@ -103,7 +104,9 @@ final class Watchdog extends Thread {
         }
         Thread.State state = t.thread.getState();
         boolean blocked = state == State.BLOCKED || state == State.WAITING || state == State.TIMED_WAITING;
-        if (blocked) {
+        if (blocked && idleInPool(t.thread)) {
+            s.leave(t, null);
+        } else if (blocked) {
             if (t.blockedSince == 0) t.blockedSince = now;
             else if (now - t.blockedSince >= blockedLimit)
                 s.leave(t, "thread " + t.index + " (" + t.name + ") blocked in code that is not rewritten" + at(t.thread));
@@ -112,6 +115,13 @@ final class Watchdog extends Thread {
             if (now - Math.max(t.since, t == s.holder ? s.contendedSince : 0) >= 1000 * MS)
                 s.leave(t, "thread " + t.index + " (" + t.name + ") did not reach a scheduling point within 1 s" + at(t.thread));
         }
+    }
+
+    /** A pool worker back in ThreadPoolExecutor.getTask, waiting for its next task. */
+    private static boolean idleInPool(Thread t) {
+        for (StackTraceElement f : t.getStackTrace())
+            if (f.getClassName().equals("java.util.concurrent.ThreadPoolExecutor") && f.getMethodName().equals("getTask")) return true;
+        return false;
     }
 
     /** Every thread outside control is blocked without a timeout: none of them will come back by itself. */

@@ -40,6 +40,9 @@ final class CallTable {
     private static final Set<String> CONDITIONS = Set.of("java/util/concurrent/locks/Condition",
             "java/util/concurrent/locks/AbstractQueuedSynchronizer$ConditionObject",
             "java/util/concurrent/locks/AbstractQueuedLongSynchronizer$ConditionObject");
+    /** Where execute/submit may hand a task to a ThreadPoolExecutor's worker (Sched.handOff). */
+    private static final Set<String> HAND_OFF = Set.of("java/util/concurrent/Executor", "java/util/concurrent/ExecutorService",
+            "java/util/concurrent/AbstractExecutorService", "java/util/concurrent/ThreadPoolExecutor");
     /** Static calls and calls on final JDK classes: "owner.name+desc". */
     private static final Map<String, Rule> EXACT = new HashMap<>();
     /** owner -> the names of its calls that may block (a name ending in "/T": only with a TimeUnit). */
@@ -119,6 +122,8 @@ final class CallTable {
             if (blocking.contains(call.name) || timed && blocking.contains(call.name + "/T"))
                 return new Rule(Action.BLOCKING, call.owner.replace('/', '.') + "." + call.name, null);
         }
+        if (HAND_OFF.contains(call.owner) && (call.name.equals("execute") || call.name.equals("submit")))
+            return new Rule(Action.BEFORE, "hand_off", null);
         if (call.owner.startsWith("java/util/concurrent/atomic/") && call.getOpcode() == Opcodes.INVOKEVIRTUAL)
             return new Rule(Action.BEFORE, "atomic", null);
         if (call.getOpcode() == Opcodes.INVOKEVIRTUAL && isThreadCall(call) && hierarchy.extendsClass(call.owner, THREAD))
