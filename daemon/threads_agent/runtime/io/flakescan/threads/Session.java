@@ -33,12 +33,12 @@ final class Session {
     final Record record = new Record();
     final Model model;
     final List<ThreadState> threads = new ArrayList<>();
-    private final Map<Thread, ThreadState> byThread = new HashMap<>();
+    final Map<Thread, ThreadState> byThread = new HashMap<>();
     ThreadState holder;
     /** False once the session ended; `recording` false once max_steps were passed. */
     volatile boolean controlling = true;
     private boolean recording = true;
-    private long stuckRetryEpoch = -1;
+    long stuckRetryEpoch = -1;
     /** When deciding found nothing enabled while threads were outside control (Watchdog's grace). */
     long stuckSince;
     /** Since when a thread waits for the running one (Watchdog: how long the running one kept the run). */
@@ -47,7 +47,7 @@ final class Session {
     int expectedArrivals;
     long expectedSince;
     String deadlockJson;
-    private String recordJson;
+    String recordJson;
 
     Session(Settings settings, String testId, Thread first) throws IOException {
         this.settings = settings;
@@ -257,50 +257,9 @@ final class Session {
         }
     }
 
-    /**
-     * Nothing is enabled. Returns true when something changed (a retry or a timeout) so that
-     * deciding again may choose; false after declaring a deadlock, when nobody waits, or when
-     * a deadlock must wait (`late` false) because a thread we do not know yet may still come:
-     * a pool's worker reaches its first point on its own time. The Watchdog comes back `late`.
-     */
+    /** Nothing is enabled: see Stuck. */
     boolean unstick(List<ThreadState> waiting, boolean late, boolean outsideBlocked) {
-        if (waiting.isEmpty()) return false;
-        boolean failedLocks = false;
-        for (ThreadState t : waiting)
-            if (t.pending.kind == Op.Kind.LOCK && t.pending.failedAtEpoch == model.lockEpoch) failedLocks = true;
-        if (failedLocks && stuckRetryEpoch != model.lockEpoch) {
-            stuckRetryEpoch = ++model.lockEpoch;
-            return true;
-        }
-        ThreadState first = null;
-        for (ThreadState t : waiting)
-            if (Model.timed(t.pending) && (first == null || t.pending.deadline < first.pending.deadline)) first = t;
-        if (first != null) {
-            if (model.virtualTime && first.pending.deadline > model.virtualMs) model.virtualMs = first.pending.deadline;
-            first.pending.timedOut = true;
-            return true;
-        }
-        if (!late && strangersRunning()) {
-            if (stuckSince == 0) stuckSince = System.nanoTime();
-            return false;
-        }
-        Deadlocks.declare(this, waiting, outsideBlocked);
-        return false;
-    }
-
-    /** Whether a live thread this session does not know (nor excludes) is running or runnable. */
-    private boolean strangersRunning() {
-        ThreadGroup root = Thread.currentThread().getThreadGroup();
-        while (root.getParent() != null) root = root.getParent();
-        Thread[] all = new Thread[root.activeCount() + 16];
-        int n = root.enumerate(all, true);
-        for (int i = 0; i < n; i++) {
-            Thread t = all[i];
-            if (byThread.containsKey(t) || Watchdog.excluded(t)) continue;
-            Thread.State st = t.getState();
-            if (st == Thread.State.RUNNABLE || st == Thread.State.BLOCKED) return true;
-        }
-        return false;
+        return Stuck.unstick(this, waiting, late, outsideBlocked);
     }
 
     /** A task was handed to a pool that has a thread free for it: deciding waits for that thread. */
@@ -369,60 +328,8 @@ final class Session {
         return model.owns(me, monitor);
     }
 
-    /**
-     * Ends control: threads still alive are released or, when blocked in the model, abandoned.
-     * Released threads that are still running get a moment (50 ms in all) to end before the
-     * record lists what outlived the test: a thread on its way out (JUnit's timeout thread after
-     * the test body returned) did not outlive it.
-     */
+    /** Ends control and returns the record: see Ending. */
     String finish() {
-        List<ThreadState> ending = new ArrayList<>();
-        synchronized (this) {
-            if (recordJson != null) return recordJson;
-            if (controlling) {
-                controlling = false;
-                if (active == this) active = null;
-                finishedVirtualMs += model.virtualMs;
-                release(ending);
-            }
-        }
-        long deadline = System.nanoTime() + 50_000_000L;
-        for (ThreadState t : ending) {
-            long left = (deadline - System.nanoTime()) / 1_000_000L;
-            if (left <= 0) break;
-            try {
-                t.thread.join(left);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                break;
-            }
-        }
-        synchronized (this) {
-            if (recordJson != null) return recordJson;
-            List<ThreadState> outlived = new ArrayList<>();
-            for (ThreadState t : threads) {
-                if (t.index == 0 || t.status == ThreadState.Status.ENDED) continue;
-                if (!t.realStarted || !t.thread.isAlive()) continue;
-                outlived.add(t);
-            }
-            recordJson = RecordJson.write(this, outlived);
-            return recordJson;
-        }
-    }
-
-    /** Releases every thread but those blocked in the model; `running` gets the released that still run. */
-    private void release(List<ThreadState> running) {
-        for (ThreadState t : threads) {
-            if (t.index == 0) {
-                t.status = ThreadState.Status.RELEASED;
-                continue;
-            }
-            if (t.status == ThreadState.Status.ENDED || !t.realStarted) continue;
-            boolean blocked = t.status == ThreadState.Status.WAITING && !model.enabled(t);
-            if (blocked) t.status = ThreadState.Status.ABANDONED;
-            else if (t.status != ThreadState.Status.ABANDONED) t.status = ThreadState.Status.RELEASED;
-            if (t.status == ThreadState.Status.RELEASED && t.thread.getState() == Thread.State.RUNNABLE) running.add(t);
-        }
-        notifyAll();
+        return Ending.finish(this);
     }
 }
