@@ -255,6 +255,12 @@ TEST_CASE("threads agent: the synchronized twin never fails under any strategy",
   CHECK(count_failed(probe("synchronized_counter", "pos", 1, 50)) == 0);
 }
 
+TEST_CASE("threads agent: a monitor the JDK also locks keeps its real exclusion (a synchronized list)", "[threads_agent]") {
+  // The list's add() locks the list for real; iterating inside synchronized (list) must keep it out.
+  CHECK(count_failed(probe("synchronized_list_iteration", "random", 1, 20)) == 0);
+  CHECK(count_failed(probe("wait_on_jdk_object", "random", 1, 20)) == 0);
+}
+
 TEST_CASE("threads agent: overrides of lock and get that call super run once and an inherited lock is modelled",
           "[threads_agent]") {
   auto runs = probe("subclassed_lock_and_task", "random", 1, 20);

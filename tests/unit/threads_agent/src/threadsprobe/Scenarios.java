@@ -2,6 +2,9 @@ package threadsprobe;
 
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.concurrent.FutureTask;
@@ -20,6 +23,7 @@ final class Scenarios {
 
     static final class Counter {
         int count;
+        int seen;
 
         void increment() {
             count++;
@@ -311,6 +315,39 @@ final class Scenarios {
             throw new AssertionError("counts " + byCounting.count + " and " + byNamed.count + ", locked " + counting.locked);
     }
 
+    /** Iterating a synchronized list inside synchronized (list) while another thread adds: never fails. */
+    static void synchronizedListIteration() throws InterruptedException {
+        List<Integer> list = Collections.synchronizedList(new ArrayList<>());
+        for (int i = 0; i < 3; i++) list.add(i);
+        Counter sum = new Counter();
+        Thread adder = new Thread(() -> {
+            sum.seen++;  // a scheduling point: the add may come while the list is being iterated
+            list.add(3);
+        });
+        adder.start();
+        synchronized (list) {
+            for (int x : list) sum.count += x;
+        }
+        adder.join();
+        if (list.size() != 4) throw new AssertionError("size " + list.size());
+    }
+
+    /** wait and notify on a monitor the JDK could lock too (a list), with a flag: never fails or hangs. */
+    static void waitOnJdkObject() throws InterruptedException {
+        List<Integer> box = new ArrayList<>();
+        Thread sender = new Thread(() -> {
+            synchronized (box) {
+                box.add(1);
+                box.notifyAll();
+            }
+        });
+        sender.start();
+        synchronized (box) {
+            while (box.isEmpty()) box.wait();
+        }
+        sender.join();
+    }
+
     static void run(String name) throws Exception {
         switch (name) {
             case "lost_update": lostUpdate(); break;
@@ -328,6 +365,8 @@ final class Scenarios {
             case "pool_deadlock": poolDeadlock(); break;
             case "interrupt_wait": interruptWait(); break;
             case "subclassed_lock_and_task": subclassedLockAndTask(); break;
+            case "synchronized_list_iteration": synchronizedListIteration(); break;
+            case "wait_on_jdk_object": waitOnJdkObject(); break;
             default: throw new IllegalArgumentException("no scenario " + name);
         }
     }

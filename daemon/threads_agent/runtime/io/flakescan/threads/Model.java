@@ -124,6 +124,12 @@ final class Model {
 
     private void enter(ThreadState t, Op op) {
         Monitor m = monitor(op.target);
+        if (op.reacquire) {
+            m.owner = t;
+            m.count = op.count;
+            t.holds.add(new ThreadState.Hold(op.target, op.site));
+            return;
+        }
         if (op.waitReturn) {
             if (!op.notified && !op.timedOut && !op.interrupted) consumeToken(m, t);
             m.waiters.remove(t);
@@ -160,6 +166,13 @@ final class Model {
 
     private Op startWait(ThreadState t, Op op) {
         Monitor m = monitor(op.target);
+        if (op.realWait) {
+            op.count = m.count;
+            m.owner = null;
+            m.count = 0;
+            t.dropHold(op.target);
+            return null;
+        }
         Op back = new Op(Op.Kind.MONITOR_ENTER, op.target, null, op.site);
         back.waitReturn = true;
         back.count = m.count;

@@ -37,6 +37,10 @@ final class Op {
     /** A wait's second half: reacquire `target`'s monitor `count` times once notified. */
     boolean waitReturn;
     int count;
+    /** A wait on a monitor also held for real (Monitors): the model only lets it go (its count
+     *  into `count`); `reacquire` takes it back `count` times after the real wait. */
+    boolean realWait;
+    boolean reacquire;
     boolean notified;
     /** A lock attempt whose real tryLock failed at this lock epoch: blocked until the epoch moves. */
     long failedAtEpoch = -1;

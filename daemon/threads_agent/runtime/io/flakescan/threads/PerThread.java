@@ -7,7 +7,7 @@ final class PerThread {
     private static final ThreadLocal<PerThread> CURRENT = new ThreadLocal<>();
 
     ThreadState state;
-    /** {monitor, Session or null for a real entry}, innermost last. */
+    /** {monitor, Session (null: a real entry), Boolean: the real monitor is held too}, innermost last. */
     final ArrayList<Object[]> monitors = new ArrayList<>();
 
     static PerThread get() {
