@@ -261,6 +261,12 @@ TEST_CASE("threads agent: a monitor the JDK also locks keeps its real exclusion 
   CHECK(count_failed(probe("wait_on_jdk_object", "random", 1, 20)) == 0);
 }
 
+TEST_CASE("threads agent: Thread.getState and Thread.holdsLock tell the model's truth", "[threads_agent]") {
+  auto runs = probe("wait_until_blocked", "pct", 1, 10, pct_steps);
+  CHECK(count_failed(runs) == 0);
+  for (const auto& r : runs) CHECK(r.record.at("exact") == true);
+}
+
 TEST_CASE("threads agent: overrides of lock and get that call super run once and an inherited lock is modelled",
           "[threads_agent]") {
   auto runs = probe("subclassed_lock_and_task", "random", 1, 20);

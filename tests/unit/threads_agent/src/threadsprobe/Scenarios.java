@@ -348,6 +348,27 @@ final class Scenarios {
         sender.join();
     }
 
+    /**
+     * A test that waits until another thread is blocked on a monitor it holds, and checks it
+     * holds it (Thread.getState, Thread.holdsLock): never fails, never spins forever.
+     */
+    static void waitUntilBlocked() throws InterruptedException {
+        Object lock = new Object();
+        Counter c = new Counter();
+        Thread t = new Thread(() -> {
+            synchronized (lock) {
+                c.increment();
+            }
+        });
+        synchronized (lock) {
+            if (!Thread.holdsLock(lock)) throw new AssertionError("holdsLock says no inside synchronized");
+            t.start();
+            while (t.getState() != Thread.State.BLOCKED) Thread.yield();
+        }
+        t.join();
+        if (c.count != 1) throw new AssertionError("count " + c.count);
+    }
+
     static void run(String name) throws Exception {
         switch (name) {
             case "lost_update": lostUpdate(); break;
@@ -367,6 +388,7 @@ final class Scenarios {
             case "subclassed_lock_and_task": subclassedLockAndTask(); break;
             case "synchronized_list_iteration": synchronizedListIteration(); break;
             case "wait_on_jdk_object": waitOnJdkObject(); break;
+            case "wait_until_blocked": waitUntilBlocked(); break;
             default: throw new IllegalArgumentException("no scenario " + name);
         }
     }

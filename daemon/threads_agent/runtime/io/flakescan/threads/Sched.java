@@ -145,6 +145,21 @@ public final class Sched {
         t.interrupt();
     }
 
+    /** True also for a monitor the thread holds in the model only. */
+    public static boolean holdsLock(Object o, String site) {
+        if (o == null) throw new NullPointerException();
+        PerThread pt = PerThread.get();
+        return pt != null && pt.top(o) != null || Thread.holdsLock(o);
+    }
+
+    /** A controlled thread's state as the model sees it: BLOCKED on a monitor it waits for, ... */
+    public static Thread.State getState(Thread t, String site) {
+        Session s = Session.active;
+        ThreadState ts = s == null ? null : s.stateOf(t);
+        Thread.State modelled = ts == null ? null : s.modelledState(ts);
+        return modelled != null ? modelled : t.getState();
+    }
+
     public static void yield(String site) {
         ThreadState me = controlled(site);
         if (me != null) me.session.pass(me, new Op(Op.Kind.YIELD, me, null, site));

@@ -306,6 +306,16 @@ final class Session {
         notifyAll();
     }
 
+    /** What Thread.getState() says of a controlled thread waiting in the model, or null: ask the JVM. */
+    synchronized Thread.State modelledState(ThreadState t) {
+        if (!controlling || t.status != ThreadState.Status.WAITING || t.pending == null) return null;
+        Op op = t.pending;
+        if (model.enabled(t)) return Thread.State.RUNNABLE;
+        if (op.kind == Op.Kind.MONITOR_ENTER && !op.waitReturn) return Thread.State.BLOCKED;
+        if (op.waitReturn && (op.notified || op.timedOut || op.interrupted)) return Thread.State.BLOCKED;
+        return op.timeoutMs >= 0 ? Thread.State.TIMED_WAITING : Thread.State.WAITING;
+    }
+
     synchronized long lockEpoch() {
         return model.lockEpoch;
     }

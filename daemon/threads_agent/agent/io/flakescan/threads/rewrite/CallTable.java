@@ -52,6 +52,7 @@ final class CallTable {
         replace("java/lang/Thread.sleep(J)V", "sleep", null);
         replace("java/lang/Thread.sleep(JI)V", "sleep", null);
         replace("java/lang/Thread.yield()V", "yield", null);
+        replace("java/lang/Thread.holdsLock(Ljava/lang/Object;)Z", "holdsLock", null);
         replace("java/lang/Thread.onSpinWait()V", "onSpinWait", null);
         replace("java/util/concurrent/TimeUnit.sleep(J)V", "sleep", "Ljava/util/concurrent/TimeUnit;");
         String ls = "java/util/concurrent/locks/LockSupport.";
@@ -152,7 +153,9 @@ final class CallTable {
 
     private static boolean isThreadCall(MethodInsnNode call) {
         switch (call.name + call.desc) {
-            case "start()V": case "join()V": case "join(J)V": case "join(JI)V": case "interrupt()V": return true;
+            case "start()V": case "join()V": case "join(J)V": case "join(JI)V": case "interrupt()V":
+            case "getState()Ljava/lang/Thread$State;":
+                return true;
             default: return false;
         }
     }
