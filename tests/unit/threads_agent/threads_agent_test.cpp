@@ -275,7 +275,7 @@ TEST_CASE("threads agent: overrides of lock and get that call super run once and
     INFO("seed " << r.seed << ": " << r.error);
     bool modelled_lock = false;
     for (const auto& s : r.record.at("steps"))
-      if (s.at("op") == "lock" && s.at("target").get<std::string>().starts_with("threadsprobe.Scenarios$NamedLock@"))
+      if (s.at("op") == "lock" && s.at("target").get<std::string>().starts_with("threadsprobe.LibraryScenarios$NamedLock@"))
         modelled_lock = true;
     CHECK(modelled_lock);
   }
