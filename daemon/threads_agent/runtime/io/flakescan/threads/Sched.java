@@ -1,6 +1,8 @@
 package io.flakescan.threads;
 
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ForkJoinWorkerThread;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.concurrent.FutureTask;
@@ -277,12 +279,13 @@ public final class Sched {
     }
 
     /**
-     * A FutureTask's get is a modelled wait; a JDK future's (CompletableFuture, ...) a blocking
-     * call; a future of the project or a library is rewritten code itself, whose own
-     * synchronisation (park, monitors, latches) is scheduled, so its get runs as it is.
+     * A FutureTask's get, and a CompletableFuture's outside a ForkJoin worker (which would help
+     * run other tasks while it waits), is a modelled wait; another JDK future's a blocking call;
+     * a future of the project or a library is rewritten code itself, whose own synchronisation
+     * (park, monitors, latches) is scheduled, so its get runs as it is.
      */
     public static Object get(Future<?> f, String site) throws InterruptedException, ExecutionException {
-        if (f instanceof FutureTask) {
+        if (modelledWait(f)) {
             if (!awaitUntil(f, f::isDone, -1, site)) return f.get();
         } else if (jdkClass(f)) {
             blocking(f.getClass().getName() + ".get", site);
@@ -292,13 +295,30 @@ public final class Sched {
 
     public static Object get(Future<?> f, long time, TimeUnit unit, String site)
             throws InterruptedException, ExecutionException, TimeoutException {
-        if (!(f instanceof FutureTask)) {
+        if (!modelledWait(f)) {
             if (jdkClass(f)) blocking(f.getClass().getName() + ".get", site);
             return f.get(time, unit);
         }
         if (!awaitUntil(f, f::isDone, Math.max(0, unit.toMillis(time)), site)) return f.get(time, unit);
         if (!f.isDone()) throw new TimeoutException();
         return f.get();
+    }
+
+    public static Object joinFuture(CompletableFuture<?> f, String site) {
+        if (modelledWait(f)) {
+            try {
+                awaitUntil(f, f::isDone, -1, site);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();  // join does not throw it; the flag stays set
+            }
+        } else {
+            blocking("java.util.concurrent.CompletableFuture.join", site);
+        }
+        return f.join();
+    }
+
+    private static boolean modelledWait(Future<?> f) {
+        return f instanceof FutureTask || f instanceof CompletableFuture && !(Thread.currentThread() instanceof ForkJoinWorkerThread);
     }
 
     private static boolean jdkClass(Object o) {

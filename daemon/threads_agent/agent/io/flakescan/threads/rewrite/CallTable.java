@@ -12,11 +12,12 @@ import org.objectweb.asm.tree.MethodInsnNode;
  * static call into the scheduler runtime (REPLACE: same arguments, the receiver first, the
  * site last), preceded by a point that leaves control for a call that may block (BLOCKING),
  * preceded by a point on its receiver (BEFORE: atomics, CountDownLatch.countDown,
- * Condition.signal), or replaced by the
+ * Condition.signal), preceded by a hand-off of its last argument, an executor
+ * (HAND_OFF_ARGUMENT: CompletableFuture.supplyAsync/runAsync), or replaced by the
  * virtual clock (CLOCK). docs/threads.md lists what is modelled and what is not.
  */
 final class CallTable {
-    enum Action { REPLACE, BLOCKING, BEFORE, CLOCK }
+    enum Action { REPLACE, BLOCKING, BEFORE, CLOCK, HAND_OFF_ARGUMENT }
 
     static final class Rule {
         final Action action;
@@ -64,11 +65,17 @@ final class CallTable {
         replace(latch + "await()V", "await", "Ljava/util/concurrent/CountDownLatch;");
         replace(latch + "await(JLjava/util/concurrent/TimeUnit;)Z", "await", "Ljava/util/concurrent/CountDownLatch;");
         EXACT.put(latch + "countDown()V", new Rule(Action.BEFORE, "atomic", null));
-        for (String o : new String[] {"Future", "FutureTask", "RunnableFuture", "ScheduledFuture", "RunnableScheduledFuture"}) {
+        replace("java/util/concurrent/CompletableFuture.join()Ljava/lang/Object;", "joinFuture", "Ljava/util/concurrent/CompletableFuture;");
+        for (String o : new String[] {"Future", "FutureTask", "RunnableFuture", "ScheduledFuture", "RunnableScheduledFuture",
+                "CompletableFuture"}) {
             replace("java/util/concurrent/" + o + ".get()Ljava/lang/Object;", "get", "Ljava/util/concurrent/Future;");
             replace("java/util/concurrent/" + o + ".get(JLjava/util/concurrent/TimeUnit;)Ljava/lang/Object;", "get",
                     "Ljava/util/concurrent/Future;");
         }
+        String cf = "java/util/concurrent/CompletableFuture.";
+        Rule async = new Rule(Action.HAND_OFF_ARGUMENT, "hand_off", null);
+        EXACT.put(cf + "supplyAsync(Ljava/util/function/Supplier;Ljava/util/concurrent/Executor;)Ljava/util/concurrent/CompletableFuture;", async);
+        EXACT.put(cf + "runAsync(Ljava/lang/Runnable;Ljava/util/concurrent/Executor;)Ljava/util/concurrent/CompletableFuture;", async);
         EXACT.put("java/lang/System.currentTimeMillis()J", new Rule(Action.CLOCK, "currentTimeMillis", null));
         EXACT.put("java/lang/System.nanoTime()J", new Rule(Action.CLOCK, "nanoTime", null));
         String cc = "java/util/concurrent/";

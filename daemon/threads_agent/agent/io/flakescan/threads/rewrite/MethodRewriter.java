@@ -141,6 +141,10 @@ final class MethodRewriter {
                         CallTable.replacementDesc(call, rule), false));
                 changed = true;
                 return;
+            case HAND_OFF_ARGUMENT:  // [..., executor]: the executor is on top
+                l.add(new InsnNode(Opcodes.DUP));
+                hook(l, "before", rule.target);
+                break;
             case BLOCKING:
                 l.add(new LdcInsnNode(rule.target));
                 l.add(new LdcInsnNode(site()));
