@@ -216,6 +216,18 @@ TEST_CASE("threads agent: a pool task is controlled, Future.get waits in the mod
   }
 }
 
+TEST_CASE("threads agent: CompletableFuture.supplyAsync on a pool races exactly and repeats", "[threads_agent]") {
+  auto runs = probe("completable_future", "random", 1, 20);
+  auto again = probe("completable_future", "random", 1, 20);
+  CHECK(count_failed(runs) > 0);  // the task's count++ and the test's can interleave
+  CHECK(count_failed(runs) < runs.size());
+  for (std::size_t i = 0; i < runs.size(); ++i) {
+    INFO("seed " << runs[i].seed);
+    CHECK(runs[i].record.at("exact") == true);
+    CHECK(runs[i].record.at("decisions") == again[i].record.at("decisions"));
+  }
+}
+
 TEST_CASE("threads agent: pool tasks that deadlock end the test with a DeadlockError in the thread waiting in Future.get",
           "[threads_agent]") {
   auto runs = probe("pool_deadlock", "random", 1, 10);

@@ -3,6 +3,7 @@ package threadsprobe;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -184,5 +185,22 @@ final class LibraryScenarios {
             while (box.isEmpty()) box.wait();
         }
         sender.join();
+    }
+
+    /** CompletableFuture.supplyAsync on a pool, joined: the worker's steps are waited for (exact). */
+    static void completableFuture() throws Exception {
+        ExecutorService pool = Executors.newCachedThreadPool();
+        try {
+            Scenarios.Counter c = new Scenarios.Counter();
+            CompletableFuture<Integer> f = CompletableFuture.supplyAsync(() -> {
+                c.increment();
+                return c.count;
+            }, pool);
+            c.increment();
+            f.join();
+            if (c.count != 2) throw new AssertionError("lost update: count " + c.count);
+        } finally {
+            pool.shutdown();
+        }
     }
 }
