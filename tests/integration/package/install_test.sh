@@ -60,6 +60,10 @@ print("installed flakescan: the victim is order_dependent, its polluter not flak
 PY
 # Technique shuffle's preparation program is installed where the daemon looks for it.
 [ -f /usr/share/flakescan/flakescan-shuffling-jdk.jar ] || { echo "flakescan-shuffling-jdk.jar is not installed"; exit 1; }
+# Technique threads' agent and its runtime, side by side (the agent's manifest names the runtime).
+for jar in flakescan-threads-agent.jar flakescan-threads-runtime.jar; do
+  [ -f /usr/share/flakescan/$jar ] || { echo "$jar is not installed"; exit 1; }
+done
 dpkg -s flakescan | grep -q "^Depends:.*libasm-java" || { echo "the package does not depend on libasm-java"; exit 1; }
 # The Gradle plugin's Maven repository is where the docs say.
 ls /usr/share/flakescan/maven/io/flakescan/flakescan-gradle-plugin/*/flakescan-gradle-plugin-*.jar >/dev/null

@@ -85,6 +85,7 @@ final class OrderedRunner {
     void run(List<String> ids) {
         prefetch(ids);
         ShuffleControl.startIfRequested();
+        ThreadsControl.prepareIfRequested();
         int index = 0;
         while (index < ids.size()) {
             int end = groupEnd(ids, index);

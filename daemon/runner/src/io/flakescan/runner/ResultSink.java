@@ -22,17 +22,20 @@ final class ResultSink implements AutoCloseable {
     private volatile int running = -1;
     private volatile String runningTest;
 
-    /** Writes an entry's "started" line and marks it running. */
+    /** Writes an entry's "started" line and marks it running; in a controlled run (threads)
+     *  the entry's schedule begins here, on the thread that runs it. */
     synchronized void started(int index, String test) {
         write(new JsonLine().put("event", "started").put("index", index).put("test", test));
         runningTest = test;
         running = index;
+        ThreadsControl.begin(test);
     }
 
     /** Writes an entry's "finished" line, with the sites shuffled while it ran (shuffled runs
-     *  only), and marks nothing running. */
+     *  only) and its schedule record (controlled runs only), and marks nothing running. */
     synchronized void finished(JsonLine line) {
-        write(line.putRaw("shuffled", ShuffleControl.drain()));
+        String threads = running >= 0 ? ThreadsControl.end() : null;
+        write(line.putRaw("shuffled", ShuffleControl.drain()).putRaw("threads", threads));
         running = -1;
     }
 

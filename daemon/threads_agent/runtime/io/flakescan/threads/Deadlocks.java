@@ -1,0 +1,75 @@
+package io.flakescan.threads;
+
+import java.util.List;
+
+/**
+ * Declares a deadlock: every live controlled thread is blocked in the model (monitor, lock,
+ * join, wait or park without a timeout) and none can be waited for. The report names each
+ * blocked thread, what it holds (with where it took it) and what it waits for (with where, and
+ * who holds it); thread 0 gets the DeadlockError when it is among them, else the blocked
+ * thread with the lowest index. The others stay blocked for good (abandoned).
+ */
+final class Deadlocks {
+    private Deadlocks() {}
+
+    static void declare(Session s, List<ThreadState> blocked, boolean outsideBlocked) {
+        Json j = new Json().beginObject();
+        StringBuilder message = new StringBuilder("deadlock: ");
+        j.key("threads").beginArray();
+        for (int i = 0; i < blocked.size(); i++) {
+            ThreadState t = blocked.get(i);
+            describe(s, t, j, message);
+            if (i + 1 < blocked.size()) message.append("; ");
+        }
+        j.endArray();
+        if (outsideBlocked) {
+            message.append(" (threads outside control were blocked for 1 s too)");
+            j.key("outside_blocked").bool(true);
+        }
+        j.key("message").string(message.toString());
+        j.endObject();
+        s.deadlockJson = j.toString();
+        ThreadState victim = blocked.get(0);
+        for (ThreadState t : blocked) if (t.index == 0) victim = t;
+        for (ThreadState t : blocked) if (t != victim) t.status = ThreadState.Status.ABANDONED;
+        victim.deadlock = new DeadlockError(message.toString());
+        victim.status = ThreadState.Status.RUNNING;
+        s.holder = victim;
+        s.notifyAll();
+    }
+
+    private static void describe(Session s, ThreadState t, Json j, StringBuilder message) {
+        Op op = t.pending;
+        ThreadState heldBy = holderOf(s, op);
+        j.beginObject().key("thread").number(t.index).key("name").string(t.name);
+        j.key("waits_for").beginObject().key("op").string(op.kind.json).key("target").string(s.model.target(op))
+                .key("site").string(op.site);
+        if (heldBy != null) j.key("held_by").number(heldBy.index);
+        if (op.waitReturn) j.key("waiting_for_notify").bool(!op.notified);
+        j.endObject();
+        j.key("holds").beginArray();
+        message.append("thread ").append(t.index).append(" (").append(t.name).append(")");
+        if (!t.holds.isEmpty()) message.append(" holds");
+        for (ThreadState.Hold h : t.holds) {
+            String target = s.model.target(new Op(Op.Kind.LOCK, h.target, null, h.site));
+            j.beginObject().key("target").string(target).key("site").string(h.site).endObject();
+            message.append(' ').append(target).append(" (taken at ").append(h.site).append(')');
+        }
+        j.endArray().endObject();
+        message.append(t.holds.isEmpty() ? " waits for " : " and waits for ");
+        if (op.kind == Op.Kind.THREAD_JOIN) message.append(s.model.target(op)).append(" to end");
+        else if (op.waitReturn && !op.notified) message.append("a notify on ").append(s.model.target(op));
+        else message.append(s.model.target(op));
+        if (heldBy != null && op.kind != Op.Kind.THREAD_JOIN) message.append(" held by thread ").append(heldBy.index);
+        message.append(" at ").append(op.site);
+    }
+
+    private static ThreadState holderOf(Session s, Op op) {
+        if (op.target instanceof ThreadState) return op.kind == Op.Kind.THREAD_JOIN ? (ThreadState) op.target : null;
+        if (op.kind == Op.Kind.MONITOR_ENTER) return s.model.ownerOf(op.target);
+        if (op.kind == Op.Kind.LOCK)
+            for (ThreadState t : s.threads)
+                for (ThreadState.Hold h : t.holds) if (h.target == op.target) return t;
+        return null;
+    }
+}

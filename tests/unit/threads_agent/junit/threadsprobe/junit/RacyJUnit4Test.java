@@ -1,0 +1,44 @@
+package threadsprobe.junit;
+
+import static org.junit.Assert.assertEquals;
+
+import org.junit.Test;
+
+/** JUnit 4 tests the runner runs under the threads agent (tests/unit/threads_agent). */
+public class RacyJUnit4Test {
+    static final class Counter {
+        int count;
+
+        void increment() {
+            count++;
+        }
+    }
+
+    private static int raceTwice() throws InterruptedException {
+        Counter c = new Counter();
+        Thread a = new Thread(() -> { c.increment(); c.increment(); });
+        a.start();
+        c.increment();
+        c.increment();
+        a.join();
+        return c.count;
+    }
+
+    @Test
+    public void lostUpdate() throws InterruptedException {
+        assertEquals(4, raceTwice());
+    }
+
+    /** JUnit 4 runs the body in a thread of its own ("Time-limited test"). */
+    @Test(timeout = 20000)
+    public void lostUpdateWithTimeout() throws InterruptedException {
+        assertEquals(4, raceTwice());
+    }
+
+    @Test
+    public void singleThreaded() {
+        Counter c = new Counter();
+        c.increment();
+        assertEquals(1, c.count);
+    }
+}

@@ -1,0 +1,50 @@
+package threadsprobe;
+
+import io.flakescan.threads.Control;
+
+/**
+ * Runs one scenario under the agent once per seed and prints one JSON line per run:
+ * {"seed": S, "outcome": "pass"|"fail", "error": "...", "record": {the schedule record}}.
+ * Usage: Probe SCENARIO STRATEGY FIRST_SEED LAST_SEED [REPLAY_FILE]. Other settings come from
+ * -Dflakescan.threads.* as the runner's would. The JVM ends with System.exit, as the runner's
+ * does, because a deadlocked schedule leaves threads blocked for good.
+ */
+public final class Probe {
+    private Probe() {}
+
+    public static void main(String[] args) {
+        String scenario = args[0];
+        System.setProperty("flakescan.threads.strategy", args[1]);
+        long first = Long.parseLong(args[2]);
+        long last = Long.parseLong(args[3]);
+        if (args.length > 4) System.setProperty("flakescan.threads.replay", args[4]);
+        for (long seed = first; seed <= last; seed++) {
+            System.setProperty("flakescan.threads.seed", Long.toString(seed));
+            Control.begin("threadsprobe.Scenarios#" + scenario);
+            String error = null;
+            try {
+                Scenarios.run(scenario);
+            } catch (Throwable e) {
+                error = e.getClass().getName() + ": " + e.getMessage();
+            }
+            String record = Control.end();
+            StringBuilder line = new StringBuilder("{\"seed\":").append(seed).append(",\"outcome\":\"")
+                    .append(error == null ? "pass" : "fail").append('"');
+            if (error != null) line.append(",\"error\":").append(quote(error));
+            line.append(",\"record\":").append(record).append('}');
+            System.out.println(line);
+        }
+        System.out.flush();
+        System.exit(0);
+    }
+
+    private static String quote(String s) {
+        StringBuilder out = new StringBuilder("\"");
+        for (char c : s.toCharArray()) {
+            if (c == '"' || c == '\\') out.append('\\').append(c);
+            else if (c < 0x20) out.append(String.format("\\u%04x", (int) c));
+            else out.append(c);
+        }
+        return out.append('"').toString();
+    }
+}
