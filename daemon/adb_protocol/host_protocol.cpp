@@ -36,6 +36,27 @@ std::string_view trim(std::string_view s) {
   return s;
 }
 
+// The lines of a payload, trimmed, blank ones left out.
+std::vector<std::string_view> trimmed_lines(std::string_view text) {
+  std::vector<std::string_view> out;
+  while (!text.empty()) {
+    std::size_t nl = text.find('\n');
+    std::string_view line = trim(text.substr(0, nl));
+    text = nl == std::string_view::npos ? std::string_view{} : text.substr(nl + 1);
+    if (!line.empty()) out.push_back(line);
+  }
+  return out;
+}
+
+// The first word of `rest` (up to a space); `rest` keeps what follows, trimmed.
+std::string_view take_word(std::string_view& rest) {
+  std::size_t e = 0;
+  while (e < rest.size() && !is_space(rest[e])) ++e;
+  std::string_view word = rest.substr(0, e);
+  rest = trim(rest.substr(e));
+  return word;
+}
+
 }  // namespace
 
 std::string hex4(std::size_t n) {
@@ -118,16 +139,10 @@ DeviceState parse_device_state(std::string_view text) {
 
 util::Result<std::vector<DeviceEntry>> parse_device_list(std::string_view text) {
   std::vector<DeviceEntry> out;
-  while (!text.empty()) {
-    std::size_t nl = text.find('\n');
-    std::string_view line = trim(text.substr(0, nl));
-    text = nl == std::string_view::npos ? std::string_view{} : text.substr(nl + 1);
-    if (line.empty()) continue;
-    std::size_t sp = 0;
-    while (sp < line.size() && !is_space(line[sp])) ++sp;
+  for (std::string_view line : trimmed_lines(text)) {
+    std::string_view rest = line;
     DeviceEntry entry;
-    entry.serial = std::string(line.substr(0, sp));
-    std::string_view rest = trim(line.substr(sp));
+    entry.serial = std::string(take_word(rest));
     if (rest.empty()) return fail(Errc::malformed, "device line without a state: '" + std::string(line) + "'");
     if (rest.starts_with("no permissions")) {
       // "no permissions (user in plugdev group; ...); see [http://...]" then key:value words.
@@ -143,17 +158,11 @@ util::Result<std::vector<DeviceEntry>> parse_device_list(std::string_view text) 
       entry.state_text = std::string(trim(rest.substr(0, end)));
       rest = end == std::string_view::npos ? std::string_view{} : trim(rest.substr(end));
     } else {
-      std::size_t e = 0;
-      while (e < rest.size() && !is_space(rest[e])) ++e;
-      entry.state_text = std::string(rest.substr(0, e));
-      rest = trim(rest.substr(e));
+      entry.state_text = std::string(take_word(rest));
     }
     entry.state = parse_device_state(entry.state_text);
     while (!rest.empty()) {
-      std::size_t e = 0;
-      while (e < rest.size() && !is_space(rest[e])) ++e;
-      std::string_view word = rest.substr(0, e);
-      rest = trim(rest.substr(e));
+      std::string_view word = take_word(rest);
       std::size_t colon = word.find(':');
       if (colon == std::string_view::npos) continue;
       std::string_view key = word.substr(0, colon), value = word.substr(colon + 1);
@@ -191,11 +200,7 @@ std::string format_device_list(const std::vector<DeviceEntry>& devices, bool lon
 
 util::Result<std::vector<int>> parse_pid_list(std::string_view text) {
   std::vector<int> out;
-  while (!text.empty()) {
-    std::size_t nl = text.find('\n');
-    std::string_view line = trim(text.substr(0, nl));
-    text = nl == std::string_view::npos ? std::string_view{} : text.substr(nl + 1);
-    if (line.empty()) continue;
+  for (std::string_view line : trimmed_lines(text)) {
     int pid = 0;
     auto [p, ec] = std::from_chars(line.data(), line.data() + line.size(), pid);
     if (ec != std::errc{} || p != line.data() + line.size() || pid <= 0)

@@ -13,20 +13,27 @@ util::Result<Connection> Client::connect(Deadline deadline, const CancelFlag* ca
   return Connection::open(server_, deadline, cancel);
 }
 
-util::Result<int> Client::version(Deadline deadline) const {
-  auto c = connect(deadline);
+namespace {
+
+// A host service answered with one length-prefixed frame (host:version, host:devices-l), on a
+// connection of its own.
+util::Result<std::string> host_frame(const ServerAddress& server, const std::string& service, Deadline deadline) {
+  auto c = Connection::open(server, deadline, nullptr);
   if (!c) return std::unexpected(c.error());
-  if (auto r = c->request("host:version", deadline); !r) return std::unexpected(r.error());
-  auto payload = c->read_frame(deadline);
+  if (auto r = c->request(service, deadline); !r) return std::unexpected(r.error());
+  return c->read_frame(deadline);
+}
+
+}  // namespace
+
+util::Result<int> Client::version(Deadline deadline) const {
+  auto payload = host_frame(server_, "host:version", deadline);
   if (!payload) return std::unexpected(payload.error());
   return parse_version(*payload);
 }
 
 util::Result<std::vector<DeviceEntry>> Client::devices(Deadline deadline) const {
-  auto c = connect(deadline);
-  if (!c) return std::unexpected(c.error());
-  if (auto r = c->request("host:devices-l", deadline); !r) return std::unexpected(r.error());
-  auto payload = c->read_frame(deadline);
+  auto payload = host_frame(server_, "host:devices-l", deadline);
   if (!payload) return std::unexpected(payload.error());
   return parse_device_list(*payload);
 }

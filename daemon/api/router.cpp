@@ -1,6 +1,7 @@
 #include "api/router.hpp"
 
 #include <algorithm>
+#include <optional>
 #include <nlohmann/json.hpp>
 
 #include "api/problem.hpp"
@@ -70,104 +71,136 @@ size_t Router::body_limit(const std::string& method, const std::string& target) 
   return default_body_limit;
 }
 
-Response Router::route(const Request& req) const {
-  auto parts = split_path(req.target);
-  auto fail = [&](util::Error e) { return error_response(e, req.target); };
-  auto method_not_allowed = [&] {
+namespace {
+
+// One request being answered: its errors become problem bodies whose instance is its target.
+struct Call {
+  const Request& req;
+
+  Response fail(const util::Error& e) const { return error_response(e, req.target); }
+  Response not_found(const std::string& why) const { return fail({Errc::not_found, why}); }
+  Response method_not_allowed() const {
     Response r = fail({Errc::invalid_argument, req.method + " is not allowed on " + req.target});
     r.status = 405;
     r.body = problem_json({Errc::invalid_argument, req.method + " is not allowed on " + req.target}, req.target, 405);
     return r;
-  };
-  // Extra routes first: they include pages outside /v1 (the dashboard at /).
+  }
+};
+
+// The extra routes, tried first: they include pages outside /v1 (the dashboard at /).
+// Nothing when none serves the path.
+std::optional<Response> route_extra(const std::vector<ExtraRoute>& extra, const Call& call) {
+  const auto& req = call.req;
   std::string path(req.target.substr(0, req.target.find('?')));
   bool path_served = false;
-  for (const auto& e : extra_) {
+  for (const auto& e : extra) {
     if (!e.serves(path)) continue;
     path_served = true;
     if (e.method != req.method) continue;
     if (e.respond) {
       auto response = e.respond(req);
-      return response ? std::move(*response) : fail(response.error());
+      return response ? std::move(*response) : call.fail(response.error());
     }
     auto body = e.handler(req);
-    if (!body) return fail(body.error());
+    if (!body) return call.fail(body.error());
     Response r;
     r.body = std::move(*body);
     return r;
   }
-  if (path_served) return method_not_allowed();
-  if (parts.empty() || parts[0] != "v1") return fail({Errc::not_found, "no resource at " + req.target + " (the API lives under /v1)"});
+  if (path_served) return call.method_not_allowed();
+  return std::nullopt;
+}
 
-  if (parts.size() == 2 && parts[1] == "health") {
-    if (req.method != "GET") return method_not_allowed();
-    return json_response(200, {{"status", "ok"}, {"version", FLAKESCAN_VERSION}, {"techniques", scan::technique_names()}});
+// /v1/scans: GET lists the latest scans, POST submits one.
+Response route_scans(scan::ScanManager& scans, const Call& call) {
+  const auto& req = call.req;
+  if (req.method == "GET") {
+    auto list = scans.list(100);
+    if (!list) return call.fail(list.error());
+    json out = json::array();
+    for (const auto& r : *list) out.push_back(scan::scan_status_json(r));
+    return json_response(200, {{"scans", out}});
   }
-  if (parts.size() < 2 || parts[1] != "scans") return fail({Errc::not_found, "no resource at " + req.target});
+  if (req.method != "POST") return call.method_not_allowed();
+  auto body = parse_body(req);
+  if (!body) return call.fail(body.error());
+  auto request = scan::parse_scan_request(*body, scan::technique_names());
+  if (!request) return call.fail(request.error());
+  auto record = scans.submit(*request);
+  if (!record) return call.fail(record.error());
+  Response r = json_response(202, scan::scan_status_json(*record));
+  r.headers["Location"] = "/v1/scans/" + record->id;
+  return r;
+}
 
-  if (parts.size() == 2) {
-    if (req.method == "GET") {
-      auto list = scans_.list(100);
-      if (!list) return fail(list.error());
-      json out = json::array();
-      for (const auto& r : *list) out.push_back(scan::scan_status_json(r));
-      return json_response(200, {{"scans", out}});
+// /v1/scans/{id}/events: the scan's event log as server-sent events, after Last-Event-ID.
+Response event_stream(scan::ScanManager& scans, const Call& call, const std::string& id) {
+  auto log = scans.events(id);
+  if (!log) return call.fail(log.error());
+  Response r;
+  r.content_type = "text/event-stream";
+  r.stream = *log;
+  r.stream_key = id;
+  r.stream_after = 0;
+  if (!call.req.last_event_id.empty()) {
+    try {
+      r.stream_after = std::stoull(call.req.last_event_id);
+    } catch (...) {
+      return call.fail({Errc::invalid_argument, "Last-Event-ID must be a number"});
     }
-    if (req.method != "POST") return method_not_allowed();
-    auto body = parse_body(req);
-    if (!body) return fail(body.error());
-    auto request = scan::parse_scan_request(*body, scan::technique_names());
-    if (!request) return fail(request.error());
-    auto record = scans_.submit(*request);
-    if (!record) return fail(record.error());
-    Response r = json_response(202, scan::scan_status_json(*record));
-    r.headers["Location"] = "/v1/scans/" + record->id;
-    return r;
   }
+  return r;
+}
 
+// /v1/scans/{id} and what lies below it: verdicts, events, replays.
+Response route_scan(scan::ScanManager& scans, const Call& call, const std::vector<std::string>& parts) {
+  const auto& req = call.req;
   const std::string& id = parts[2];
   if (parts.size() == 3) {
     if (req.method == "GET") {
-      auto record = scans_.get(id);
-      return record ? json_response(200, scan::scan_status_json(*record)) : fail(record.error());
+      auto record = scans.get(id);
+      return record ? json_response(200, scan::scan_status_json(*record)) : call.fail(record.error());
     }
     if (req.method == "DELETE") {
-      auto record = scans_.cancel(id);
-      return record ? json_response(202, scan::scan_status_json(*record)) : fail(record.error());
+      auto record = scans.cancel(id);
+      return record ? json_response(202, scan::scan_status_json(*record)) : call.fail(record.error());
     }
-    return method_not_allowed();
+    return call.method_not_allowed();
   }
-  if (parts.size() == 4 && parts[3] == "verdicts") {
-    if (req.method != "GET") return method_not_allowed();
-    auto file = scans_.verdict_file(id);
-    return file ? json_response(200, *file) : fail(file.error());
+  const std::string& below = parts.size() == 4 ? parts[3] : std::string();
+  if (below == "verdicts") {
+    if (req.method != "GET") return call.method_not_allowed();
+    auto file = scans.verdict_file(id);
+    return file ? json_response(200, *file) : call.fail(file.error());
   }
-  if (parts.size() == 4 && parts[3] == "events") {
-    if (req.method != "GET") return method_not_allowed();
-    auto log = scans_.events(id);
-    if (!log) return fail(log.error());
-    Response r;
-    r.content_type = "text/event-stream";
-    r.stream = *log;
-    r.stream_key = id;
-    r.stream_after = 0;
-    if (!req.last_event_id.empty()) {
-      try {
-        r.stream_after = std::stoull(req.last_event_id);
-      } catch (...) {
-        return fail({Errc::invalid_argument, "Last-Event-ID must be a number"});
-      }
-    }
-    return r;
+  if (below == "events") {
+    if (req.method != "GET") return call.method_not_allowed();
+    return event_stream(scans, call, id);
   }
-  if (parts.size() == 4 && parts[3] == "replays") {
-    if (req.method != "POST") return method_not_allowed();
+  if (below == "replays") {
+    if (req.method != "POST") return call.method_not_allowed();
     auto body = parse_body(req);
-    if (!body) return fail(body.error());
-    auto result = scans_.replay(id, *body);
-    return result ? json_response(201, *result) : fail(result.error());
+    if (!body) return call.fail(body.error());
+    auto result = scans.replay(id, *body);
+    return result ? json_response(201, *result) : call.fail(result.error());
   }
-  return fail({Errc::not_found, "no resource at " + req.target});
+  return call.not_found("no resource at " + req.target);
+}
+
+}  // namespace
+
+Response Router::route(const Request& req) const {
+  const Call call{req};
+  if (auto extra = route_extra(extra_, call)) return std::move(*extra);
+  auto parts = split_path(req.target);
+  if (parts.empty() || parts[0] != "v1") return call.not_found("no resource at " + req.target + " (the API lives under /v1)");
+  if (parts.size() == 2 && parts[1] == "health") {
+    if (req.method != "GET") return call.method_not_allowed();
+    return json_response(200, {{"status", "ok"}, {"version", FLAKESCAN_VERSION}, {"techniques", scan::technique_names()}});
+  }
+  if (parts.size() < 2 || parts[1] != "scans") return call.not_found("no resource at " + req.target);
+  if (parts.size() == 2) return route_scans(scans_, call);
+  return route_scan(scans_, call, parts);
 }
 
 }  // namespace flakescan::api

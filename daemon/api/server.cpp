@@ -91,6 +91,109 @@ awaitable<Response> route_on_worker(const Router& router, Request request) { co_
 
 }  // namespace
 
+// One request and its response on a connection. In the named namespace, not the anonymous
+// one: Server::session's frame holds it (see ConnectionPlace in server.hpp on linkage), and
+// it is default-initialised, never aggregate-initialised, for g++ 12's sake.
+struct HttpExchange {
+  std::string method;
+  std::string target;
+  unsigned version = 11;
+  bool keep_alive = false;
+  bool too_large = false;     // the body is over the route's limit: 413, then a lingering close
+  bool unauthorized = false;  // 401, with the two challenges
+  Response response;
+};
+
+namespace {
+
+// Reads one request and answers it: 413 over the route's body limit, 401 without the token,
+// else the router's response, computed on the worker pool (handlers may block). False when
+// there is nothing to answer: the client closed or timed out, sent garbage, or its body failed.
+awaitable<bool> read_and_answer(beast::tcp_stream& stream, beast::flat_buffer& buffer, const Router& router,
+                                const ServerConfig& config, net::thread_pool& workers, HttpExchange& x) {
+  http::request_parser<http::string_body> parser;
+  parser.header_limit(16 * 1024);
+  // The body limit depends on the route, known only once the header is in: read the header
+  // with no limit, then apply the route's (to a declared length here, to chunks as they come).
+  parser.body_limit(boost::none);
+  // One deadline for the whole header, however slowly its bytes come.
+  stream.expires_after(std::chrono::seconds(config.header_timeout_seconds));
+  beast::error_code hec;
+  std::tie(hec, std::ignore) = co_await http::async_read_header(stream, buffer, parser, use_tuple);
+  if (hec) co_return false;  // closed, timed out, or garbage before a header: nothing to answer
+  stream.expires_after(std::chrono::seconds(config.read_timeout_seconds));
+  const auto& header = parser.get();
+  x.method = std::string(header.method_string());
+  x.target = std::string(header.target());
+  const size_t limit = router.body_limit(x.method, x.target);
+  beast::error_code bec;
+  x.too_large = parser.content_length() && *parser.content_length() > limit;
+  if (!x.too_large) {
+    parser.body_limit(limit);
+    std::tie(bec, std::ignore) = co_await http::async_read(stream, buffer, parser, use_tuple);
+    x.too_large = bec == http::error::body_limit;
+  }
+  x.keep_alive = header.keep_alive();
+  x.version = header.version();  // `header` is moved out by release() below
+  if (x.too_large) {
+    x.response = error_response({util::Errc::too_large, "the request body is over the limit of " +
+                                                            std::to_string(limit) + " bytes"}, x.target);
+    x.keep_alive = false;
+    co_return true;
+  }
+  if (bec) {
+    util::logger("api")->debug("{} {}: reading the body failed: {}", x.method, x.target, bec.message());
+    co_return false;
+  }
+  auto req = parser.release();
+  if (!token_accepted(req[http::field::authorization], config.token)) {
+    x.response = error_response({util::Errc::invalid_argument, "a valid bearer token is required"}, x.target);
+    x.response.status = 401;
+    x.unauthorized = true;
+    co_return true;
+  }
+  Request request{x.method, x.target, std::move(req.body()), std::string(req[http::field::content_type]),
+                  std::string(req["Last-Event-ID"])};
+  x.response = co_await net::co_spawn(workers, route_on_worker(router, std::move(request)), net::use_awaitable);
+  co_return true;
+}
+
+// Writes the response. False when the connection ends with it: the write failed or the
+// exchange does not keep the connection alive. After a 413 it takes in the rest of the refused
+// body first (bounded), so that a client still sending it can read the 413 instead of
+// meeting a reset.
+awaitable<bool> write_answer(beast::tcp_stream& stream, const HttpExchange& x, int write_timeout_seconds) {
+  auto out = to_beast(x.response, x.version, x.keep_alive);
+  if (x.unauthorized) {
+    // Two challenges, one line each: a browser on the dashboard answers the Basic one.
+    out.insert(http::field::www_authenticate, bearer_challenge);
+    out.insert(http::field::www_authenticate, basic_challenge);
+  }
+  stream.expires_after(std::chrono::seconds(write_timeout_seconds));
+  beast::error_code wec;
+  std::tie(wec, std::ignore) = co_await http::async_write(stream, out, use_tuple);
+  util::logger("api")->debug("{} {}: answered {} ({})", x.method, x.target, x.response.status, wec ? wec.message() : "ok");
+  if (!wec && x.too_large) {
+    std::vector<char> scratch(64 * 1024);
+    stream.expires_after(std::chrono::seconds(5));
+    for (size_t drained = 0; drained < (size_t(256) << 20);) {
+      beast::error_code rec;
+      size_t n = 0;
+      std::tie(rec, n) = co_await stream.async_read_some(net::buffer(scratch), use_tuple);
+      if (rec) break;
+      drained += n;
+    }
+  }
+  if (wec || !x.keep_alive) {
+    beast::error_code ignored;
+    stream.socket().shutdown(tcp::socket::shutdown_send, ignored);
+    co_return false;
+  }
+  co_return true;
+}
+
+}  // namespace
+
 Server::Server(net::io_context& io, const Router& router, ServerConfig config)
     : io_(io), router_(router), config_(std::move(config)), workers_(std::max(1, config_.worker_threads)), acceptor_(io) {}
 
@@ -180,58 +283,15 @@ awaitable<void> Server::session(tcp::socket socket) {
   beast::tcp_stream stream(std::move(socket));
   beast::flat_buffer buffer;
   for (;;) {
-    http::request_parser<http::string_body> parser;
-    parser.header_limit(16 * 1024);
-    // The body limit depends on the route, known only once the header is in: read the header
-    // with no limit, then apply the route's (to a declared length here, to chunks as they come).
-    parser.body_limit(boost::none);
-    // One deadline for the whole header, however slowly its bytes come.
-    stream.expires_after(std::chrono::seconds(config_.header_timeout_seconds));
-    beast::error_code hec;
-    std::tie(hec, std::ignore) = co_await http::async_read_header(stream, buffer, parser, use_tuple);
-    if (hec) co_return;  // closed, timed out, or garbage before a header: nothing to answer
-    stream.expires_after(std::chrono::seconds(config_.read_timeout_seconds));
-    const auto& header = parser.get();
-    std::string method(header.method_string());
-    std::string target(header.target());
-    const size_t limit = router_.body_limit(method, target);
-    beast::error_code bec;
-    bool too_large = parser.content_length() && *parser.content_length() > limit;
-    if (!too_large) {
-      parser.body_limit(limit);
-      std::tie(bec, std::ignore) = co_await http::async_read(stream, buffer, parser, use_tuple);
-      too_large = bec == http::error::body_limit;
-    }
-    Response response;
-    bool unauthorized = false;
-    bool keep_alive = header.keep_alive();
-    const unsigned version = header.version();  // `header` is moved out by release() below
-    if (too_large) {
-      response = error_response({util::Errc::too_large, "the request body is over the limit of " +
-                                                            std::to_string(limit) + " bytes"}, target);
-      keep_alive = false;
-    } else if (bec) {
-      util::logger("api")->debug("{} {}: reading the body failed: {}", method, target, bec.message());
-      co_return;
-    } else {
-      auto req = parser.release();
-      if (!token_accepted(req[http::field::authorization], config_.token)) {
-        response = error_response({util::Errc::invalid_argument, "a valid bearer token is required"}, target);
-        response.status = 401;
-        unauthorized = true;
-      } else {
-        Request request{method, target, std::move(req.body()), std::string(req[http::field::content_type]),
-                        std::string(req["Last-Event-ID"])};
-        // Handlers may block: run them on the worker pool, resume here afterwards.
-        response = co_await net::co_spawn(workers_, route_on_worker(router_, std::move(request)), net::use_awaitable);
-      }
-    }
-    if (response.stream) {
+    HttpExchange x;
+    if (!co_await read_and_answer(stream, buffer, router_, config_, workers_, x)) co_return;
+    if (x.response.stream) {
+      auto& response = x.response;
       std::string key = response.stream_key.empty() ? std::to_string(reinterpret_cast<std::uintptr_t>(response.stream.get()))
                                                     : response.stream_key;
       if (slots_->enter_stream(key, config_.max_event_streams_per_scan)) {
         StreamPlace leave(slots_, key);
-        co_await stream_events(stream, response, version, config_.read_timeout_seconds);
+        co_await stream_events(stream, response, x.version, config_.read_timeout_seconds);
         co_return;
       }
       response = Response{};
@@ -239,38 +299,11 @@ awaitable<void> Server::session(tcp::socket socket) {
       response.content_type = "application/problem+json";
       response.body = problem_json({util::Errc::too_large, "this scan has its maximum of " +
                                                                std::to_string(config_.max_event_streams_per_scan) +
-                                                               " event streams open; retry later"}, target, 503);
+                                                               " event streams open; retry later"}, x.target, 503);
       response.headers["Retry-After"] = "1";
-      keep_alive = false;
+      x.keep_alive = false;
     }
-    auto out = to_beast(response, version, keep_alive);
-    if (unauthorized) {
-      // Two challenges, one line each: a browser on the dashboard answers the Basic one.
-      out.insert(http::field::www_authenticate, bearer_challenge);
-      out.insert(http::field::www_authenticate, basic_challenge);
-    }
-    stream.expires_after(std::chrono::seconds(config_.read_timeout_seconds));
-    beast::error_code wec;
-    std::tie(wec, std::ignore) = co_await http::async_write(stream, out, use_tuple);
-    util::logger("api")->debug("{} {}: answered {} ({})", method, target, response.status, wec ? wec.message() : "ok");
-    if (!wec && too_large) {
-      // Lingering close: take in the rest of the refused body (bounded) so that a client
-      // still sending it can read the 413 instead of meeting a reset.
-      std::vector<char> scratch(64 * 1024);
-      stream.expires_after(std::chrono::seconds(5));
-      for (size_t drained = 0; drained < (size_t(256) << 20);) {
-        beast::error_code rec;
-        size_t n = 0;
-        std::tie(rec, n) = co_await stream.async_read_some(net::buffer(scratch), use_tuple);
-        if (rec) break;
-        drained += n;
-      }
-    }
-    if (wec || !keep_alive) {
-      beast::error_code ignored;
-      stream.socket().shutdown(tcp::socket::shutdown_send, ignored);
-      co_return;
-    }
+    if (!co_await write_answer(stream, x, config_.read_timeout_seconds)) co_return;
   }
 }
 

@@ -288,6 +288,134 @@ int run_scan(const ScanOptions& o, const CommonOptions& common) {
   }
   return 0;
 }
+
+// What to scan and where: the classpath (or APKs), the tests, the backend, the techniques.
+void add_selection_options(CLI::App& cmd, const std::shared_ptr<ScanOptions>& o) {
+  cmd.add_option("--classpath", o->classpath,
+                 "the test runtime classpath (test classes, main classes, libraries), ':'-separated")
+      ->type_name("CP");
+  cmd.add_option("--tests", o->tests, "pkg.Class#method or pkg.Class (all its tests), comma-separated; may repeat")
+      ->type_name("IDS")
+      ->allow_extra_args(false);
+  cmd.add_option("--tests-file", o->tests_file, "more ids, one per line")->type_name("FILE");
+  cmd.add_option("--backend", o->backend, "local (default: JVMs on this machine) or adb (devices and emulators)")
+      ->type_name("NAME")
+      ->check(CLI::IsMember({"local", "adb"}));
+  cmd.add_option("--techniques", o->techniques,
+                 "comma-separated, from: rerun (default), suite, order, nio, nio-isolated-class, "
+                 "nio-isolated-method, shuffle, explore, threads, repair, noise")
+      ->type_name("LIST");
+}
+
+// How runs are made and how many: reruns, isolation, seed, deadlines and the budget.
+void add_run_options(CLI::App& cmd, const std::shared_ptr<ScanOptions>& o) {
+  cmd.add_option("--runs", o->runs, "runs per test for rerun (default 10)")->type_name("N");
+  cmd.add_option("--isolation", o->isolation, "fresh_jvm (default: one JVM per run) or shared_jvm")->type_name("MODE");
+  cmd.add_option("--seed", o->seed, "seed for every randomised choice (default 1)")->type_name("N");
+  cmd.add_option("--timeout-seconds", o->timeout_seconds, "deadline of one run (default 60 s + 10 s per test in it)")
+      ->type_name("N");
+  cmd.add_option("--max-runs", o->max_runs, "budget: total runs (default " + std::to_string(core::Budget{}.max_runs) + ")")
+      ->type_name("N");
+  cmd.add_option("--max-seconds", o->max_seconds,
+                 "budget: wall time in seconds (default " + std::to_string(core::Budget{}.max_seconds) + ")")
+      ->type_name("N");
+  cmd.add_option("--max-orders", o->max_orders, "budget of the order technique: orders tried (default 10, or twice the Tuscan rows of the largest "
+                 "class when more, up to 100)")
+      ->type_name("N");
+}
+
+// Choices of single techniques: explore's strategy, the shuffling JDK's seeds and rounds.
+void add_technique_options(CLI::App& cmd, const std::shared_ptr<ScanOptions>& o) {
+  cmd.add_option("--strategy", o->strategy,
+                 "explore: maxdiff (default: maximum differentiation over happens-before intervals), "
+                 "flakescanner (one event delayed at a time) or both")
+      ->type_name("NAME")
+      ->check(CLI::IsMember({"flakescanner", "maxdiff", "both"}));
+  cmd.add_option("--shuffle-seeds", o->shuffle_seeds,
+                 "shuffle: seeded runs per test on the shuffling JDK (default 3); the seeds follow from --seed")
+      ->type_name("N");
+  cmd.add_option("--shuffle-rounds", o->shuffle_rounds,
+                 "suite: whole-suite rounds on the shuffling JDK besides the order rounds (default 0)")
+      ->type_name("N");
+}
+
+// Which tests the CI history and a CI matrix add or keep.
+void add_ci_options(CLI::App& cmd, const std::shared_ptr<ScanOptions>& o) {
+  cmd.add_flag("--from-history", o->from_history,
+               "also scan the tests the daemon's CI history suspects (flakescan suspects: failed and passed on "
+               "one commit, passed on a rerun, both outcomes recently), to find out why");
+  cmd.add_option("--new-since", o->new_since,
+                 "scan only the selected tests that the CI history (flakescan import-results --branch) never "
+                 "saw on BRANCH: a pull request's new tests, rerun before they merge")
+      ->type_name("BRANCH");
+  cmd.add_option("--shard", o->shard,
+                 "run shard I of N: the tests of the classes that fall to it (for a CI matrix; needs --group; "
+                 "`flakescan verdicts --group G` merges the shards)")
+      ->type_name("I/N");
+  cmd.add_option("--group", o->group,
+                 "the name all shards of one sharded scan share (e.g. the CI run id); alone: a group of one shard")
+      ->type_name("G");
+}
+
+// More of single techniques: shuffle's mode, threads' search and explore's budget per test (in --help they
+// follow the CI options).
+void add_technique_limit_options(CLI::App& cmd, const std::shared_ptr<ScanOptions>& o) {
+  cmd.add_option("--shuffle-mode", o->shuffle_mode,
+                 "shuffle: full (default: a new order for every call) or one (one order per call site)")
+      ->type_name("MODE")
+      ->check(CLI::IsMember({"full", "one"}));
+  cmd.add_option("--thread-strategy", o->thread_strategy,
+                 "threads: how each scheduling point picks the next thread: pct (default: PCT, priorities "
+                 "with --bug-depth change points), pos (partial order sampling) or random")
+      ->type_name("NAME")
+      ->check(CLI::IsMember({"pct", "pos", "random"}));
+  cmd.add_option("--thread-schedules", o->thread_schedules,
+                 "threads: controlled schedules per test, at most (default 100); the seeds follow from --seed")
+      ->type_name("N")
+      ->check(CLI::Range(1, 10000));
+  cmd.add_option("--bug-depth", o->bug_depth, "threads: PCT's bug depth d, the orderings a bug needs (default 3)")
+      ->type_name("D")
+      ->check(CLI::Range(1, 20));
+  cmd.add_option("--virtual-time", o->virtual_time,
+                 "threads: on (default: sleeps and timeouts return at once on the scheduler's clock) or off")
+      ->type_name("MODE")
+      ->check(CLI::IsMember({"on", "off"}));
+  cmd.add_option("--max-runs-per-test", o->max_runs_per_test, "budget of explore: debugged runs per test (default 40)")
+      ->type_name("N");
+  cmd.add_option("--max-seconds-per-test", o->max_seconds_per_test,
+                 "budget of explore: wall time per test (default 120)")
+      ->type_name("N");
+}
+
+// The test JVMs (how many at once, their options, their working directory) and the verdict file.
+void add_jvm_and_output_options(CLI::App& cmd, const std::shared_ptr<ScanOptions>& o) {
+  cmd.add_option("--parallel", o->parallel, "runs at the same time (default: the machine's cores)")->type_name("N");
+  cmd.add_option("--jvm-arg", o->jvm_args,
+                 "an option of the test JVMs, e.g. --jvm-arg=--add-opens=java.base/java.util=ALL-UNNAMED (repeatable)")
+      ->type_name("ARG")
+      ->allow_extra_args(false);
+  cmd.add_option("--out", o->out, "where to write the verdict file (default verdicts.json)")->type_name("FILE");
+  cmd.add_option("--working-dir", o->working_dir,
+                 "the test JVMs' working directory, as Maven and Gradle use the module's (default: the current "
+                 "directory)")
+      ->type_name("DIR");
+}
+
+// The adb backend's own options, in a group of their own in --help.
+void add_adb_options(CLI::App& cmd, const std::shared_ptr<ScanOptions>& o) {
+  const std::string adb = "adb backend";
+  cmd.add_option("--apk", o->apk, "the app APK to install")->type_name("APK")->group(adb);
+  cmd.add_option("--test-apk", o->test_apk, "the test APK to install (required)")->type_name("APK")->group(adb);
+  cmd.add_option("--adb-server", o->adb_servers, "an adb server to use (repeatable; default 127.0.0.1:5037)")
+      ->type_name("HOST:PORT")
+      ->allow_extra_args(false)
+      ->group(adb);
+  cmd.add_option("--runner", o->runner, "the instrumentation runner (default androidx.test.runner.AndroidJUnitRunner)")
+      ->type_name("CLASS")
+      ->group(adb);
+  cmd.add_flag("--clear-state", o->clear_state, "clear the app's data between runs")->group(adb);
+}
+
 }  // namespace
 
 CommandDef scan_command() {
@@ -304,104 +432,13 @@ CommandDef scan_command() {
                             "and writes the verdict file.\n"
                             "  flakescan scan --classpath CP --tests ID[,ID...] [options]\n"
                             "  flakescan scan --backend adb --test-apk APK [--apk APK] --tests ID[,ID...] [options]");
-            cmd.add_option("--classpath", o->classpath,
-                           "the test runtime classpath (test classes, main classes, libraries), ':'-separated")
-                ->type_name("CP");
-            cmd.add_option("--tests", o->tests, "pkg.Class#method or pkg.Class (all its tests), comma-separated; may repeat")
-                ->type_name("IDS")
-                ->allow_extra_args(false);
-            cmd.add_option("--tests-file", o->tests_file, "more ids, one per line")->type_name("FILE");
-            cmd.add_option("--backend", o->backend, "local (default: JVMs on this machine) or adb (devices and emulators)")
-                ->type_name("NAME")
-                ->check(CLI::IsMember({"local", "adb"}));
-            cmd.add_option("--techniques", o->techniques,
-                           "comma-separated, from: rerun (default), suite, order, nio, nio-isolated-class, "
-                           "nio-isolated-method, shuffle, explore, threads, repair, noise")
-                ->type_name("LIST");
-            cmd.add_option("--runs", o->runs, "runs per test for rerun (default 10)")->type_name("N");
-            cmd.add_option("--isolation", o->isolation, "fresh_jvm (default: one JVM per run) or shared_jvm")->type_name("MODE");
-            cmd.add_option("--seed", o->seed, "seed for every randomised choice (default 1)")->type_name("N");
-            cmd.add_option("--timeout-seconds", o->timeout_seconds, "deadline of one run (default 60 s + 10 s per test in it)")
-                ->type_name("N");
-            cmd.add_option("--max-runs", o->max_runs, "budget: total runs (default " + std::to_string(core::Budget{}.max_runs) + ")")
-                ->type_name("N");
-            cmd.add_option("--max-seconds", o->max_seconds,
-                           "budget: wall time in seconds (default " + std::to_string(core::Budget{}.max_seconds) + ")")
-                ->type_name("N");
-            cmd.add_option("--max-orders", o->max_orders, "budget of the order technique: orders tried (default 10, or twice the Tuscan rows of the largest "
-                           "class when more, up to 100)")
-                ->type_name("N");
-            cmd.add_option("--strategy", o->strategy,
-                           "explore: maxdiff (default: maximum differentiation over happens-before intervals), "
-                           "flakescanner (one event delayed at a time) or both")
-                ->type_name("NAME")
-                ->check(CLI::IsMember({"flakescanner", "maxdiff", "both"}));
-            cmd.add_option("--shuffle-seeds", o->shuffle_seeds,
-                           "shuffle: seeded runs per test on the shuffling JDK (default 3); the seeds follow from --seed")
-                ->type_name("N");
-            cmd.add_option("--shuffle-rounds", o->shuffle_rounds,
-                           "suite: whole-suite rounds on the shuffling JDK besides the order rounds (default 0)")
-                ->type_name("N");
-            cmd.add_flag("--from-history", o->from_history,
-                         "also scan the tests the daemon's CI history suspects (flakescan suspects: failed and passed on "
-                         "one commit, passed on a rerun, both outcomes recently), to find out why");
-            cmd.add_option("--new-since", o->new_since,
-                           "scan only the selected tests that the CI history (flakescan import-results --branch) never "
-                           "saw on BRANCH: a pull request's new tests, rerun before they merge")
-                ->type_name("BRANCH");
-            cmd.add_option("--shard", o->shard,
-                           "run shard I of N: the tests of the classes that fall to it (for a CI matrix; needs --group; "
-                           "`flakescan verdicts --group G` merges the shards)")
-                ->type_name("I/N");
-            cmd.add_option("--group", o->group,
-                           "the name all shards of one sharded scan share (e.g. the CI run id); alone: a group of one shard")
-                ->type_name("G");
-            cmd.add_option("--shuffle-mode", o->shuffle_mode,
-                           "shuffle: full (default: a new order for every call) or one (one order per call site)")
-                ->type_name("MODE")
-                ->check(CLI::IsMember({"full", "one"}));
-            cmd.add_option("--thread-strategy", o->thread_strategy,
-                           "threads: how each scheduling point picks the next thread: pct (default: PCT, priorities "
-                           "with --bug-depth change points), pos (partial order sampling) or random")
-                ->type_name("NAME")
-                ->check(CLI::IsMember({"pct", "pos", "random"}));
-            cmd.add_option("--thread-schedules", o->thread_schedules,
-                           "threads: controlled schedules per test, at most (default 100); the seeds follow from --seed")
-                ->type_name("N")
-                ->check(CLI::Range(1, 10000));
-            cmd.add_option("--bug-depth", o->bug_depth, "threads: PCT's bug depth d, the orderings a bug needs (default 3)")
-                ->type_name("D")
-                ->check(CLI::Range(1, 20));
-            cmd.add_option("--virtual-time", o->virtual_time,
-                           "threads: on (default: sleeps and timeouts return at once on the scheduler's clock) or off")
-                ->type_name("MODE")
-                ->check(CLI::IsMember({"on", "off"}));
-            cmd.add_option("--max-runs-per-test", o->max_runs_per_test, "budget of explore: debugged runs per test (default 40)")
-                ->type_name("N");
-            cmd.add_option("--max-seconds-per-test", o->max_seconds_per_test,
-                           "budget of explore: wall time per test (default 120)")
-                ->type_name("N");
-            cmd.add_option("--parallel", o->parallel, "runs at the same time (default: the machine's cores)")->type_name("N");
-            cmd.add_option("--jvm-arg", o->jvm_args,
-                           "an option of the test JVMs, e.g. --jvm-arg=--add-opens=java.base/java.util=ALL-UNNAMED (repeatable)")
-                ->type_name("ARG")
-                ->allow_extra_args(false);
-            cmd.add_option("--out", o->out, "where to write the verdict file (default verdicts.json)")->type_name("FILE");
-            cmd.add_option("--working-dir", o->working_dir,
-                           "the test JVMs' working directory, as Maven and Gradle use the module's (default: the current "
-                           "directory)")
-                ->type_name("DIR");
-            const std::string adb = "adb backend";
-            cmd.add_option("--apk", o->apk, "the app APK to install")->type_name("APK")->group(adb);
-            cmd.add_option("--test-apk", o->test_apk, "the test APK to install (required)")->type_name("APK")->group(adb);
-            cmd.add_option("--adb-server", o->adb_servers, "an adb server to use (repeatable; default 127.0.0.1:5037)")
-                ->type_name("HOST:PORT")
-                ->allow_extra_args(false)
-                ->group(adb);
-            cmd.add_option("--runner", o->runner, "the instrumentation runner (default androidx.test.runner.AndroidJUnitRunner)")
-                ->type_name("CLASS")
-                ->group(adb);
-            cmd.add_flag("--clear-state", o->clear_state, "clear the app's data between runs")->group(adb);
+            add_selection_options(cmd, o);
+            add_run_options(cmd, o);
+            add_technique_options(cmd, o);
+            add_ci_options(cmd, o);
+            add_technique_limit_options(cmd, o);
+            add_jvm_and_output_options(cmd, o);
+            add_adb_options(cmd, o);
             cmd.footer("Exit status: 0 when the scan completed (whatever it found), 1 when it could not run, 2 on usage errors.");
             return Command{.check = [o](const CommonOptions&) { return check(*o); },
                            .run = [o](const CommonOptions& common) { return run_scan(*o, common); }};

@@ -7,22 +7,6 @@ namespace {
 bool ident_start(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c == '$'; }
 bool ident_part(char c) { return ident_start(c) || (c >= '0' && c <= '9'); }
 
-bool valid_binary_name(std::string_view s) {
-  if (s.empty() || s.size() > 512) return false;
-  bool at_start = true;
-  for (char c : s) {
-    if (c == '.') {
-      if (at_start) return false;
-      at_start = true;
-    } else if (at_start ? ident_start(c) : ident_part(c)) {
-      at_start = false;
-    } else {
-      return false;
-    }
-  }
-  return !at_start;
-}
-
 // A Java method name, optionally followed by one "[...]" parameter suffix made of
 // characters that are harmless in a shell word after quoting: letters, digits, " _-.,=:".
 bool valid_method(std::string_view s) {
@@ -42,6 +26,22 @@ bool valid_method(std::string_view s) {
 }
 
 }  // namespace
+
+bool valid_binary_name(std::string_view s) {
+  if (s.empty() || s.size() > 512) return false;
+  bool at_start = true;
+  for (char c : s) {
+    if (c == '.') {
+      if (at_start) return false;
+      at_start = true;
+    } else if (at_start ? ident_start(c) : ident_part(c)) {
+      at_start = false;
+    } else {
+      return false;
+    }
+  }
+  return !at_start;
+}
 
 util::Result<TestId> TestId::parse(std::string_view text) {
   size_t hash = text.find('#');

@@ -22,6 +22,10 @@ struct TestId {
   friend auto operator<=>(const TestId&, const TestId&) = default;
 };
 
+// A Java binary name: [A-Za-z_$][A-Za-z0-9_$]* segments joined by '.', at most 512 bytes
+// ("pkg.Outer$Inner"; also an Android activity's class name).
+bool valid_binary_name(std::string_view s);
+
 // Parses a comma-separated list; empty items are errors.
 util::Result<std::vector<TestId>> parse_test_ids(std::string_view list);
 

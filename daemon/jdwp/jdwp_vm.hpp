@@ -106,6 +106,7 @@ class JdwpVm final : public core::Vm {
   static std::string jni_signature(const std::string& java_name);
 
  private:
+  friend class HeapWalk;  // the object-graph walk's steps (heap_walk.cpp)
   JdwpVm(std::unique_ptr<Client> client, VmOptions options);
 
   struct MethodInfo {

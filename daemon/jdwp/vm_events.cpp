@@ -17,6 +17,48 @@ auto log() {
   return logger;
 }
 
+// The kind a technique sees for a JDWP event kind; nullopt for kinds it never sees.
+std::optional<core::EventKind> core_kind(EventKind kind) {
+  switch (kind) {
+    case EventKind::vm_start: return core::EventKind::vm_start;
+    case EventKind::vm_death: return core::EventKind::vm_death;
+    case EventKind::thread_start: return core::EventKind::thread_start;
+    case EventKind::thread_death: return core::EventKind::thread_death;
+    case EventKind::class_prepare: return core::EventKind::class_prepare;
+    case EventKind::breakpoint: return core::EventKind::breakpoint;
+    case EventKind::single_step: return core::EventKind::single_step;
+    case EventKind::method_entry: return core::EventKind::method_entry;
+    case EventKind::method_exit: case EventKind::method_exit_with_return_value: return core::EventKind::method_exit;
+    case EventKind::monitor_wait: case EventKind::monitor_contended_enter: return core::EventKind::monitor_wait;
+    case EventKind::monitor_waited: case EventKind::monitor_contended_entered: return core::EventKind::monitor_waited;
+    case EventKind::exception: return core::EventKind::exception;
+    default: return std::nullopt;
+  }
+}
+
+// Whether events of this kind carry a location (and an object) to resolve.
+bool located(EventKind kind) {
+  switch (kind) {
+    case EventKind::breakpoint: case EventKind::single_step: case EventKind::method_entry: case EventKind::method_exit:
+    case EventKind::method_exit_with_return_value: case EventKind::monitor_wait: case EventKind::monitor_waited:
+    case EventKind::monitor_contended_enter: case EventKind::monitor_contended_entered: case EventKind::exception:
+      return true;
+    default:
+      return false;
+  }
+}
+
+// The kinds the io thread translates by itself (no request, no wait); the pump does the rest.
+bool fast_kind(EventKind kind) {
+  switch (kind) {
+    case EventKind::vm_start: case EventKind::vm_death: case EventKind::thread_start: case EventKind::thread_death:
+    case EventKind::breakpoint: case EventKind::single_step: case EventKind::method_entry:
+      return true;
+    default:
+      return false;
+  }
+}
+
 }  // namespace
 
 // ---- events -------------------------------------------------------------------------------
@@ -76,18 +118,9 @@ std::optional<std::vector<core::VmEvent>> JdwpVm::translate_fast(const EventSet&
       if (it == by_jdwp_.end()) return std::nullopt;
       v.handle = it->second;
     }
-    bool located = false;
-    switch (e.kind) {
-      case EventKind::vm_start: v.kind = core::EventKind::vm_start; break;
-      case EventKind::vm_death: v.kind = core::EventKind::vm_death; break;
-      case EventKind::thread_start: v.kind = core::EventKind::thread_start; break;
-      case EventKind::thread_death: v.kind = core::EventKind::thread_death; break;
-      case EventKind::breakpoint: v.kind = core::EventKind::breakpoint; located = true; break;
-      case EventKind::single_step: v.kind = core::EventKind::single_step; located = true; break;
-      case EventKind::method_entry: v.kind = core::EventKind::method_entry; located = true; break;
-      default: return std::nullopt;  // the pump handles the rest
-    }
-    if (located) {
+    if (!fast_kind(e.kind)) return std::nullopt;
+    v.kind = *core_kind(e.kind);
+    if (located(e.kind)) {
       auto frame = resolve_cached(e.location);
       if (!frame) return std::nullopt;
       v.frame = std::move(*frame);
@@ -161,52 +194,31 @@ void JdwpVm::process(const EventSet& event_set) {
       out.suspended = set->suspend != SuspendPolicy::none;
       const core::RequestHandle handle = handle_for(e.request_id);
       out.handle = handle;
-      bool deliver = true;
-      switch (e.kind) {
-        case EventKind::vm_start: out.kind = core::EventKind::vm_start; break;
-        case EventKind::vm_death: out.kind = core::EventKind::vm_death; break;
-        case EventKind::thread_start: out.kind = core::EventKind::thread_start; break;
-        case EventKind::thread_death: out.kind = core::EventKind::thread_death; break;
-        case EventKind::class_prepare: {
-          out.kind = core::EventKind::class_prepare;
-          out.class_name = java_name(e.signature);
-          bool is_breakpoint = false;
-          {
-            std::lock_guard lock(mutex_);
-            auto it = requests_.find(handle);
-            is_breakpoint = it != requests_.end() && it->second.breakpoint;
-          }
-          if (is_breakpoint) {
-            deliver = false;
-            internal_stop = e.thread;
-            if (auto ok = install_breakpoint(handle, e.type, deadline); !ok) {
-              log()->warn("breakpoint in {} not installed: {}", out.class_name, ok.error().message);
-            }
-          }
-          break;
+      const auto kind = core_kind(e.kind);
+      if (!kind) continue;
+      out.kind = *kind;
+      if (e.kind == EventKind::class_prepare) {
+        out.class_name = java_name(e.signature);
+        bool is_breakpoint = false;
+        {
+          std::lock_guard lock(mutex_);
+          auto it = requests_.find(handle);
+          is_breakpoint = it != requests_.end() && it->second.breakpoint;
         }
-        case EventKind::breakpoint: out.kind = core::EventKind::breakpoint; break;
-        case EventKind::single_step: out.kind = core::EventKind::single_step; break;
-        case EventKind::method_entry: out.kind = core::EventKind::method_entry; break;
-        case EventKind::method_exit: case EventKind::method_exit_with_return_value: out.kind = core::EventKind::method_exit; break;
-        case EventKind::monitor_wait: case EventKind::monitor_contended_enter: out.kind = core::EventKind::monitor_wait; break;
-        case EventKind::monitor_waited: case EventKind::monitor_contended_entered: out.kind = core::EventKind::monitor_waited; break;
-        case EventKind::exception: out.kind = core::EventKind::exception; break;
-        default: deliver = false; break;
+        if (is_breakpoint) {
+          // Ours: the prepared class gets the breakpoint; the technique never sees the stop.
+          internal_stop = e.thread;
+          if (auto ok = install_breakpoint(handle, e.type, deadline); !ok) {
+            log()->warn("breakpoint in {} not installed: {}", out.class_name, ok.error().message);
+          }
+          continue;
+        }
       }
-      if (!deliver) continue;
-      switch (e.kind) {
-        case EventKind::breakpoint: case EventKind::single_step: case EventKind::method_entry: case EventKind::method_exit:
-        case EventKind::method_exit_with_return_value: case EventKind::monitor_wait: case EventKind::monitor_waited:
-        case EventKind::monitor_contended_enter: case EventKind::monitor_contended_entered: case EventKind::exception: {
-          auto frame = resolve(e.location, deadline);
-          if (frame) out.frame = std::move(*frame);
-          else log()->debug("cannot resolve an event location: {}", frame.error().message);
-          out.object.id = e.object.bits;
-          break;
-        }
-        default:
-          break;
+      if (located(e.kind)) {
+        auto frame = resolve(e.location, deadline);
+        if (frame) out.frame = std::move(*frame);
+        else log()->debug("cannot resolve an event location: {}", frame.error().message);
+        out.object.id = e.object.bits;
       }
       delivered = true;
       push_event(std::move(out));

@@ -10,6 +10,22 @@ using util::Errc;
 using util::fail;
 using core::Deadline;
 
+namespace {
+
+// The frames of a Frames reply, each location resolved (the first failure is the answer).
+template <class Frames, class Resolve>
+util::Result<std::vector<core::Frame>> resolved(const Frames& frames, Resolve resolve) {
+  std::vector<core::Frame> out;
+  for (const auto& f : frames) {
+    auto frame = resolve(f.location);
+    if (!frame) return std::unexpected(frame.error());
+    out.push_back(std::move(*frame));
+  }
+  return out;
+}
+
+}  // namespace
+
 // ---- threads ------------------------------------------------------------------------------
 
 util::Result<std::vector<core::ThreadInfo>> JdwpVm::threads(Deadline deadline) {
@@ -49,13 +65,7 @@ util::Result<std::vector<core::Frame>> JdwpVm::stack(core::ThreadRef thread, int
     reply = client_->call<TrFrames>({ObjectId{thread.id}, 0, -1}, deadline);  // fewer frames than asked
   }
   if (!reply) return std::unexpected(reply.error());
-  std::vector<core::Frame> out;
-  for (const auto& f : reply->frames) {
-    auto frame = resolve(f.location, deadline);
-    if (!frame) return std::unexpected(frame.error());
-    out.push_back(std::move(*frame));
-  }
-  return out;
+  return resolved(reply->frames, [&](const Location& l) { return resolve(l, deadline); });
 }
 
 util::Result<std::vector<core::Frame>> JdwpVm::stack_then_resume(core::ThreadRef thread, int max_frames,
@@ -70,13 +80,7 @@ util::Result<std::vector<core::Frame>> JdwpVm::stack_then_resume(core::ThreadRef
   auto resumed = client_->decode_reply<TrResume>(replies[1]);
   if (!frames) return std::unexpected(frames.error());
   if (!resumed) return std::unexpected(resumed.error());
-  std::vector<core::Frame> out;
-  for (const auto& f : frames->frames) {
-    auto frame = resolve(f.location, deadline);
-    if (!frame) return std::unexpected(frame.error());
-    out.push_back(std::move(*frame));
-  }
-  return out;
+  return resolved(frames->frames, [&](const Location& l) { return resolve(l, deadline); });
 }
 
 util::Result<void> JdwpVm::suspend(core::ThreadRef thread, Deadline deadline) {

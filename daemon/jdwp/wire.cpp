@@ -59,6 +59,17 @@ int untagged_size(Tag tag, const IdSizes& sizes) {
   }
 }
 
+int id_size(const IdSizes& sizes, IdKind kind) {
+  switch (kind) {
+    case IdKind::object: return sizes.object;
+    case IdKind::reference_type: return sizes.reference_type;
+    case IdKind::method: return sizes.method;
+    case IdKind::field: return sizes.field;
+    case IdKind::frame: return sizes.frame;
+  }
+  return 8;
+}
+
 // ---- framing ----------------------------------------------------------------------------
 
 util::Result<std::size_t> decode_handshake(ByteView bytes) {
@@ -119,17 +130,6 @@ void Writer::be(std::uint64_t v, int n) {
 void Writer::put(const std::string& s) {
   put(static_cast<std::int32_t>(s.size()));
   out_.insert(out_.end(), s.begin(), s.end());
-}
-
-int Writer::size_of(IdKind k) const {
-  switch (k) {
-    case IdKind::object: return sizes_.object;
-    case IdKind::reference_type: return sizes_.reference_type;
-    case IdKind::method: return sizes_.method;
-    case IdKind::field: return sizes_.field;
-    case IdKind::frame: return sizes_.frame;
-  }
-  return 8;
 }
 
 void Writer::untagged(const Value& v) { be(v.bits, untagged_size(v.tag, sizes_)); }
@@ -216,17 +216,6 @@ void Reader::get(TypeTag& t) {
     return;
   }
   t = static_cast<TypeTag>(b);
-}
-
-int Reader::size_of(IdKind k) const {
-  switch (k) {
-    case IdKind::object: return sizes_.object;
-    case IdKind::reference_type: return sizes_.reference_type;
-    case IdKind::method: return sizes_.method;
-    case IdKind::field: return sizes_.field;
-    case IdKind::frame: return sizes_.frame;
-  }
-  return 8;
 }
 
 Value Reader::untagged(Tag tag) {

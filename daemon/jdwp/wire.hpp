@@ -50,6 +50,8 @@ struct IdSizes {
 util::Result<void> validate(const IdSizes& sizes);
 
 enum class IdKind : std::uint8_t { object, reference_type, method, field, frame };
+// The negotiated size of one kind of id: the one lookup Writer and Reader share.
+int id_size(const IdSizes& sizes, IdKind kind);
 
 template <IdKind K>
 struct Id {
@@ -179,7 +181,7 @@ class Writer {
   void put(const T& s) { T::fields(*this, s); }
 
   void untagged(const Value& v);
-  int size_of(IdKind k) const;
+  int size_of(IdKind k) const { return id_size(sizes_, k); }
 
   template <class... T>
   void operator()(const T&... items) { (put(items), ...); }
@@ -238,7 +240,7 @@ class Reader {
   // A count read from the wire must be >= 0 and fit in what is left (each item at least
   // `min_item_size` bytes): a hostile count never allocates.
   bool check_count(std::int32_t n, std::size_t min_item_size);
-  int size_of(IdKind k) const;
+  int size_of(IdKind k) const { return id_size(sizes_, k); }
 
   template <class... T>
   void operator()(T&... items) { (get(items), ...); }

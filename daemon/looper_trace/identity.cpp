@@ -14,6 +14,12 @@ std::string_view role_name(Role role) {
   return "background";
 }
 
+std::optional<Role> parse_role(std::string_view name) {
+  for (auto role : {Role::main, Role::testing, Role::background})
+    if (role_name(role) == name) return role;
+  return std::nullopt;
+}
+
 std::string normalise_class(std::string_view class_name) {
   auto lambda = class_name.find("$$Lambda");
   if (lambda == std::string_view::npos) return std::string(class_name);

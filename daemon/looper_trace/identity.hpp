@@ -5,6 +5,7 @@
 // HotSpot's lambda classes carry a per-run counter and address
 // ("demo.android.Screen$$Lambda$36/0x00007fa0cc011c38"): they are cut at "$$Lambda".
 #include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -15,6 +16,8 @@ namespace flakescan::looper_trace {
 
 enum class Role { main, testing, background };
 std::string_view role_name(Role role);
+// The inverse of role_name; nullopt for any other text.
+std::optional<Role> parse_role(std::string_view name);
 
 // "pkg.Outer$$Lambda$36/0x..." -> "pkg.Outer$$Lambda"; other names unchanged.
 std::string normalise_class(std::string_view class_name);

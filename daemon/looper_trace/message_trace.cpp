@@ -47,17 +47,10 @@ std::string millis(double ms) {
   return buf;
 }
 
-std::optional<Role> role_of(std::string_view s) {
-  if (s == "main") return Role::main;
-  if (s == "testing") return Role::testing;
-  if (s == "background") return Role::background;
-  return std::nullopt;
-}
-
 }  // namespace
 
 std::string format_message_trace(const MessageTrace& trace) {
-  std::string out = "test\t" + trace.test + "\noutcome\t" + std::string(core::outcome_name(trace.outcome)) + "\n";
+  std::string out = text::header(trace.test, trace.outcome);
   for (size_t i = 0; i < trace.threads.size(); ++i)
     out += "thread\t" + std::to_string(i) + "\t" + std::string(role_name(trace.threads[i].role)) + "\t" + trace.threads[i].name +
            (trace.threads[i].started_in >= 0 ? "\t" + std::to_string(trace.threads[i].started_in) : "") + "\n";
@@ -82,9 +75,7 @@ std::string format_message_trace(const MessageTrace& trace) {
     if (s.kind == 0) {
       out += "send\t" + std::to_string(s.message) + "\t" + std::to_string(m.sender) + "\t" + std::to_string(m.handler) + "\t" + std::to_string(m.delay_ms) + "\t" +
              std::to_string(m.when) + "\t" + millis(m.sent_at_ms) + "\t" + std::to_string(m.identity.statement_line) + "\t" +
-             std::to_string(m.identity.occurrence) + "\t";
-      for (size_t f = 0; f < m.identity.stack.size(); ++f) out += (f ? ";" : "") + m.identity.stack[f];
-      out += "\n";
+             std::to_string(m.identity.occurrence) + "\t" + text::stack_field(m.identity.stack) + "\n";
     } else {
       out += "dispatch\t" + std::to_string(s.message) + "\t" + std::to_string(m.handler) + "\t" + millis(*m.dispatched_at_ms) + "\n";
     }
@@ -100,15 +91,12 @@ util::Result<MessageTrace> parse_message_trace(std::string_view text) {
     auto bad = [&](const std::string& why) {
       return util::fail(util::Errc::malformed, "message trace line " + std::to_string(record.line) + ": " + why);
     };
-    if (f[0] == "test" && f.size() == 2) {
-      trace.test = std::string(f[1]);
-    } else if (f[0] == "outcome" && f.size() == 2) {
-      auto o = core::parse_outcome(f[1]);
-      if (!o) return bad("unknown outcome");
-      trace.outcome = *o;
-    } else if (f[0] == "thread" && (f.size() == 4 || f.size() == 5)) {
+    auto header = text::read_header(f, trace.test, trace.outcome);
+    if (!header) return bad(header.error().message);
+    if (*header) continue;
+    if (f[0] == "thread" && (f.size() == 4 || f.size() == 5)) {
       auto n = text::number<int>(f[1]);
-      auto role = role_of(f[2]);
+      auto role = parse_role(f[2]);
       if (!n || *n != int(trace.threads.size())) return bad("threads must be numbered 0, 1, ... in order");
       if (!role) return bad("unknown role");
       auto started_in = f.size() == 5 ? text::number<int>(f[4]) : std::optional<int>(-1);
@@ -136,8 +124,7 @@ util::Result<MessageTrace> parse_message_trace(std::string_view text) {
       m.identity.statement_line = *line_no;
       m.identity.occurrence = *occurrence;
       m.identity.role = trace.threads[size_t(*sender)].role;
-      if (!f[9].empty())
-        for (auto frame : text::split(f[9], ';')) m.identity.stack.emplace_back(frame);
+      m.identity.stack = text::stack_of(f[9]);
       trace.messages.push_back(std::move(m));
     } else if (f[0] == "dispatch" && f.size() == 4) {
       auto n = text::number<int>(f[1]);

@@ -25,14 +25,12 @@ std::vector<int> StatementTrace::anchored_lines() const {
 }
 
 std::string format_trace(const StatementTrace& trace) {
-  std::string out = "test\t" + trace.test + "\noutcome\t" + std::string(core::outcome_name(trace.outcome)) + "\nlines\t";
+  std::string out = text::header(trace.test, trace.outcome) + "lines\t";
   for (size_t i = 0; i < trace.lines.size(); ++i) out += (i ? " " : "") + std::to_string(trace.lines[i]);
   out += "\n";
   for (const auto& e : trace.events) {
     out += "event\t" + std::to_string(e.identity.statement_line) + "\t" + std::string(role_name(e.identity.role)) + "\t" +
-           std::to_string(e.identity.occurrence) + "\t" + e.thread_name + "\t";
-    for (size_t i = 0; i < e.identity.stack.size(); ++i) out += (i ? ";" : "") + e.identity.stack[i];
-    out += "\n";
+           std::to_string(e.identity.occurrence) + "\t" + e.thread_name + "\t" + text::stack_field(e.identity.stack) + "\n";
   }
   return out;
 }
@@ -41,16 +39,13 @@ util::Result<StatementTrace> parse_trace(std::string_view text) {
   StatementTrace trace;
   for (const auto& record : text::records(text)) {
     const auto& f = record.fields;
-    auto bad = [&](const char* why) {
+    auto bad = [&](const std::string& why) {
       return util::fail(util::Errc::malformed, "trace line " + std::to_string(record.line) + ": " + why);
     };
-    if (f[0] == "test" && f.size() == 2) {
-      trace.test = std::string(f[1]);
-    } else if (f[0] == "outcome" && f.size() == 2) {
-      auto o = core::parse_outcome(f[1]);
-      if (!o) return bad("unknown outcome");
-      trace.outcome = *o;
-    } else if (f[0] == "lines" && f.size() == 2) {
+    auto header = text::read_header(f, trace.test, trace.outcome);
+    if (!header) return bad(header.error().message);
+    if (*header) continue;
+    if (f[0] == "lines" && f.size() == 2) {
       for (auto n : text::split(f[1], ' ')) {
         auto v = text::number<int>(n);
         if (!v) return bad("bad line number");
@@ -63,13 +58,11 @@ util::Result<StatementTrace> parse_trace(std::string_view text) {
       if (!line_no || !occ) return bad("bad number");
       e.identity.statement_line = *line_no;
       e.identity.occurrence = *occ;
-      if (f[2] == "main") e.identity.role = Role::main;
-      else if (f[2] == "testing") e.identity.role = Role::testing;
-      else if (f[2] == "background") e.identity.role = Role::background;
-      else return bad("unknown role");
+      auto role = parse_role(f[2]);
+      if (!role) return bad("unknown role");
+      e.identity.role = *role;
       e.thread_name = std::string(f[4]);
-      if (!f[5].empty())
-        for (auto frame : text::split(f[5], ';')) e.identity.stack.emplace_back(frame);
+      e.identity.stack = text::stack_of(f[5]);
       trace.events.push_back(std::move(e));
     } else {
       return bad("unknown record");

@@ -107,7 +107,7 @@ class Minimiser {
   // Phase 4: delta debugging over the tests before it in the failing (victim) or passing
   // (brittle) order.
   util::Result<void> minimise(const std::string& test, Finding& f) {
-    bool victim = f.kind == Finding::Kind::victim;
+    const bool victim = f.kind == Finding::Kind::victim;
     auto start = s_.shortest(test, victim, !victim);
     if (!start) {
       // Cannot happen for a confirmed candidate (it passed and failed after other tests).
@@ -116,26 +116,13 @@ class Minimiser {
       return {};
     }
     auto prefix = prefix_of(s_.runner.at(start->run), start->pos);
-    auto probe = [&](const std::vector<size_t>& subset) -> util::Result<bool> {
-      auto order = pick(prefix, subset);
-      order.push_back(test);
-      auto o = s_.runner.outcome_after(order, std::string(victim ? "minimise polluters of " : "minimise state-setters of ") + test);
-      if (!o) return std::unexpected(o.error());
-      return victim ? core::is_failure(o->outcome) : o->outcome == Outcome::pass;
-    };
-    Minimised m;
-    if (auto shared = shared_single(test, f, prefix, probe); !shared) {
-      return std::unexpected(shared.error());
-    } else if (*shared) {
-      m = **shared;
-    } else {
-      m = ddmin(prefix.size(), probe);
-    }
-    f.minimisation_probes = m.probes;
-    f.minimal = m.complete;
-    if (m.stopped)
-      if (auto r = s_.note(*m.stopped); !r) return r;
-    f.related = pick(prefix, m.items);
+    auto m = smallest_prefix(test, f, prefix);
+    if (!m) return std::unexpected(m.error());
+    f.minimisation_probes = m->probes;
+    f.minimal = m->complete;
+    if (m->stopped)
+      if (auto r = s_.note(*m->stopped); !r) return r;
+    f.related = pick(prefix, m->items);
     auto order = f.related;
     order.push_back(test);
     // The smallest set was observed by a probe (or is the starting run's own prefix).
@@ -146,39 +133,11 @@ class Minimiser {
       f.kind = Finding::Kind::order_dependent;
       return {};
     }
-    // The minimal order must decide the outcome as often as the failing order did.
-    bool decided = victim ? core::is_failure(seen->outcome) : seen->outcome == Outcome::pass;
-    int agreeing = 0;
-    for (int k = 0; decided && k < s_.options.confirm_reruns; ++k) {
-      auto again = s_.runner.run(order, "confirm " + std::to_string(k + 1) + ": reproduce " + test, 0, false);
-      if (!again) {
-        if (auto r = s_.note(again.error()); !r) return r;
-        break;
-      }
-      auto o = s_.runner.at(again->front()).report.outcome_at(order.size() - 1);
-      if (victim ? core::is_failure(o) : o == Outcome::pass) ++agreeing;
-      else decided = false;
-    }
-    if (!decided || agreeing < s_.options.confirm_reruns) {
-      std::string said = "the order " + join(order) + " gave the same outcome in " + std::to_string(agreeing) +
-                         " of " + std::to_string(s_.options.confirm_reruns) + " reruns";
-      f.related.clear();
-      if (victim) {
-        // Its failing order and its passing run alone were both confirmed: order-dependent,
-        // but no culprit is named.
-        f.kind = Finding::Kind::order_dependent;
-        f.reason += "; " + said + ", so no polluter is named";
-      } else {
-        // Only its failures alone were confirmed; no passing order was: not decided by order.
-        f.kind = Finding::Kind::not_order_dependent;
-        f.passing_order = order;
-        if (seen->outcome == Outcome::pass) f.passing_run = seen->run;
-        f.reason = "failed every time alone and passed after " + join(order) + " once, but " + said +
-                   ": flaky, but not decided by the tests before it";
-      }
-      return {};
-    }
-    if (victim) {
+    auto confirmed = confirm(test, order, victim, *seen);
+    if (!confirmed) return std::unexpected(confirmed.error());
+    if (!confirmed->decided) {
+      not_decided(f, order, confirmed->agreeing, *seen);
+    } else if (victim) {
       f.reproducer = order;
       f.failing_run = seen->run;
     } else {
@@ -189,6 +148,73 @@ class Minimiser {
   }
 
  private:
+  // Whether an outcome is the one that was minimised for: a failure of a victim, a pass of a
+  // brittle test.
+  static bool wanted(bool victim, Outcome o) { return victim ? core::is_failure(o) : o == Outcome::pass; }
+
+  // The fewest tests of `prefix` before which `test` still gives its outcome: the single test
+  // another candidate shares when it does, else delta debugging.
+  util::Result<Minimised> smallest_prefix(const std::string& test, const Finding& f, const std::vector<std::string>& prefix) {
+    const bool victim = f.kind == Finding::Kind::victim;
+    auto probe = [&](const std::vector<size_t>& subset) -> util::Result<bool> {
+      auto order = pick(prefix, subset);
+      order.push_back(test);
+      auto o = s_.runner.outcome_after(order, std::string(victim ? "minimise polluters of " : "minimise state-setters of ") + test);
+      if (!o) return std::unexpected(o.error());
+      return wanted(victim, o->outcome);
+    };
+    auto shared = shared_single(test, f, prefix, probe);
+    if (!shared) return std::unexpected(shared.error());
+    if (*shared) return **shared;
+    return ddmin(prefix.size(), probe);
+  }
+
+  // How the minimal order's confirming reruns went.
+  struct Confirmation {
+    bool decided = false;  // it gave the outcome when seen and in every rerun
+    int agreeing = 0;      // reruns that gave the outcome again
+  };
+
+  // The minimal order must decide the outcome as often as the failing order did: it is rerun
+  // confirm_reruns times (not once it disagrees; a budget stop ends the reruns).
+  util::Result<Confirmation> confirm(const std::string& test, const std::vector<std::string>& order, bool victim,
+                                     const Observation& seen) {
+    Confirmation c;
+    c.decided = wanted(victim, seen.outcome);
+    for (int k = 0; c.decided && k < s_.options.confirm_reruns; ++k) {
+      auto again = s_.runner.run(order, "confirm " + std::to_string(k + 1) + ": reproduce " + test, 0, false);
+      if (!again) {
+        if (auto r = s_.note(again.error()); !r) return std::unexpected(r.error());
+        break;
+      }
+      auto o = s_.runner.at(again->front()).report.outcome_at(order.size() - 1);
+      if (wanted(victim, o)) ++c.agreeing;
+      else c.decided = false;
+    }
+    if (c.agreeing < s_.options.confirm_reruns) c.decided = false;
+    return c;
+  }
+
+  // The minimal order did not decide the outcome in its reruns: no culprit is named.
+  void not_decided(Finding& f, const std::vector<std::string>& order, int agreeing, const Observation& seen) {
+    std::string said = "the order " + join(order) + " gave the same outcome in " + std::to_string(agreeing) +
+                       " of " + std::to_string(s_.options.confirm_reruns) + " reruns";
+    f.related.clear();
+    if (f.kind == Finding::Kind::victim) {
+      // Its failing order and its passing run alone were both confirmed: order-dependent,
+      // but no culprit is named.
+      f.kind = Finding::Kind::order_dependent;
+      f.reason += "; " + said + ", so no polluter is named";
+    } else {
+      // Only its failures alone were confirmed; no passing order was: not decided by order.
+      f.kind = Finding::Kind::not_order_dependent;
+      f.passing_order = order;
+      if (seen.outcome == Outcome::pass) f.passing_run = seen.run;
+      f.reason = "failed every time alone and passed after " + join(order) + " once, but " + said +
+                 ": flaky, but not decided by the tests before it";
+    }
+  }
+
   // Tests of one polluter mostly share it: when another test of the same role was minimised to a
   // single test that is in this prefix, that one is probed first. If it gives the outcome, it is
   // minimal here too (without it the test runs alone, which classification saw pass for a

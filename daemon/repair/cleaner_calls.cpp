@@ -5,6 +5,7 @@
 
 #include "classfile/bytecode.hpp"
 #include "repair/java_names.hpp"
+#include "report/text.hpp"
 
 namespace flakescan::repair {
 
@@ -292,21 +293,6 @@ std::string source_name(const std::string& binary_name) {
   return s;
 }
 
-std::string java_string_literal(const std::string& text) {
-  std::string out = "\"";
-  for (char c : text) {
-    switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\r': out += "\\r"; break;
-      case '\t': out += "\\t"; break;
-      default: out += c;
-    }
-  }
-  return out + "\"";
-}
-
 std::optional<std::string> field_expression(const PollutedField& field, const ClassFiles& classes, const std::string& from_package) {
   auto it = classes.find(internal_name(field.owner));
   if (it == classes.end()) return std::nullopt;
@@ -357,7 +343,7 @@ std::optional<std::string> java_statement(const Call& call, const std::optional<
         break;
       case Arg::Kind::long_: args += std::to_string(a.integer) + "L"; break;
       case Arg::Kind::boolean: args += a.integer ? "true" : "false"; break;
-      case Arg::Kind::string: args += java_string_literal(a.text); break;
+      case Arg::Kind::string: args += report::java_string_literal(a.text); break;
       case Arg::Kind::enum_constant: args += source_name(a.type) + "." + a.text; break;
       case Arg::Kind::original:
         if (!original) return std::nullopt;
@@ -403,7 +389,7 @@ std::string describe(const Call& call) {
       case Arg::Kind::int_: args += std::to_string(a.integer); break;
       case Arg::Kind::long_: args += std::to_string(a.integer) + "L"; break;
       case Arg::Kind::boolean: args += a.integer ? "true" : "false"; break;
-      case Arg::Kind::string: args += java_string_literal(a.text); break;
+      case Arg::Kind::string: args += report::java_string_literal(a.text); break;
       case Arg::Kind::enum_constant: args += source_name(a.type) + "." + a.text; break;
       case Arg::Kind::original: args += "<value before the polluter>"; break;
       case Arg::Kind::jdk_default: {

@@ -85,7 +85,6 @@ std::vector<Call> candidate_calls(const PollutedField& field, const std::vector<
 // ---- Java source ------------------------------------------------------------------------
 // "pkg.Outer$Inner" -> "pkg.Outer.Inner".
 std::string source_name(const std::string& binary_name);
-std::string java_string_literal(const std::string& text);
 // How test code in package `from_package` reads the field: `Owner.FIELD` when accessible,
 // else a static no-argument getter of the owner that returns it (`System.getProperties()`).
 std::optional<std::string> field_expression(const PollutedField& field, const ClassFiles& classes, const std::string& from_package);

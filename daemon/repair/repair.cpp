@@ -15,6 +15,7 @@
 #include "repair/java_names.hpp"
 #include "repair/source_patch.hpp"
 #include "repair/state_capture.hpp"
+#include "report/text.hpp"
 #include "repair/vm_stops.hpp"
 #include "report/source_locator.hpp"
 
@@ -396,7 +397,7 @@ std::optional<std::string> Repairer::value_expression(core::Vm& vm, core::Thread
   }
   if (v.kind == core::Value::Kind::string) {
     auto text = vm.string_value(v.object, repair_call_deadline());
-    return text ? std::optional(java_string_literal(*text)) : std::nullopt;
+    return text ? std::optional(report::java_string_literal(*text)) : std::nullopt;
   }
   auto cls = vm.class_of(v.object, repair_call_deadline());
   if (!cls || !cache_.ensure(internal_name(*cls), vm, thread)) return std::nullopt;

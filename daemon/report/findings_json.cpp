@@ -11,7 +11,9 @@ json category_value(core::Category c) {
   return c == core::Category::none ? json(nullptr) : json(std::string(core::category_name(c)));
 }
 
-util::Result<std::vector<std::string>> strings(const json& o, const char* key, const std::string& where) {
+}  // namespace
+
+util::Result<std::vector<std::string>> string_list(const json& o, const char* key, const std::string& where) {
   std::vector<std::string> out;
   auto it = o.find(key);
   if (it == o.end() || it->is_null()) return out;
@@ -22,8 +24,6 @@ util::Result<std::vector<std::string>> strings(const json& o, const char* key, c
   }
   return out;
 }
-
-}  // namespace
 
 json categories_json(const core::Verdict& v) {
   json out = json::array();
@@ -74,9 +74,9 @@ util::Result<std::vector<core::Finding>> parse_findings(const json& array, const
     auto& x = f.evidence;
     x.reason = j.value("reason", "");
     x.role = j.value("role", "");
-    auto reproducer = strings(j, "reproducer", w);
-    auto passing = strings(j, "passing_order", w);
-    auto related = strings(j, "related", w);
+    auto reproducer = string_list(j, "reproducer", w);
+    auto passing = string_list(j, "passing_order", w);
+    auto related = string_list(j, "related", w);
     for (auto* r : {&reproducer, &passing, &related})
       if (!*r) return std::unexpected(r->error());
     x.reproducer = *reproducer, x.passing_order = *passing, x.related = *related;

@@ -18,5 +18,8 @@ nlohmann::json categories_json(const core::Verdict& v);
 // run ids, and `not_deciding` when its category was not given.
 nlohmann::json findings_json(const core::Verdict& v);
 util::Result<std::vector<core::Finding>> parse_findings(const nlohmann::json& array, const std::string& where);
+// A field that holds a list of strings ("order", "tests", ...): missing or null is empty;
+// anything but an array of strings is malformed (`where` says which object).
+util::Result<std::vector<std::string>> string_list(const nlohmann::json& o, const char* key, const std::string& where);
 
 }  // namespace flakescan::report

@@ -86,6 +86,33 @@ std::string java_string_escape(std::string_view text, bool for_kotlin) {
   return out;
 }
 
+std::string java_string_literal(std::string_view value) {
+  std::string out = "\"";
+  for (const char c : value) {
+    switch (c) {
+      case '"': out += "\\\""; break;
+      case '\\': out += "\\\\"; break;
+      case '\n': out += "\\n"; break;
+      case '\t': out += "\\t"; break;
+      case '\r': out += "\\r"; break;
+      case '\b': out += "\\b"; break;
+      case '\f': out += "\\f"; break;
+      default:
+        if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) {
+          // octal, never \u: Java reads \u escapes before it reads literals
+          const unsigned u = static_cast<unsigned char>(c);
+          out += '\\';
+          out += static_cast<char>('0' + ((u >> 6) & 7));
+          out += static_cast<char>('0' + ((u >> 3) & 7));
+          out += static_cast<char>('0' + (u & 7));
+        } else {
+          out += c;
+        }
+    }
+  }
+  return out + "\"";
+}
+
 std::string runs_failed_phrase(const core::RunCounts& runs) {
   const int observed = runs.passed + runs.failed;
   return std::to_string(runs.failed) + " out of " + std::to_string(observed) + (observed == 1 ? " run failed" : " runs failed");

@@ -21,6 +21,10 @@ std::string markdown_cell(std::string_view text);
 // The inside of a Java/Kotlin string literal: \ " and control characters escaped;
 // '$' escaped too when for_kotlin (string templates).
 std::string java_string_escape(std::string_view text, bool for_kotlin);
+// `value` as a Java string literal, quotes included, for Java source only: other control
+// characters as octal escapes, never \u (Java reads \u escapes before it reads literals; Kotlin,
+// which has no octal escapes, takes java_string_escape).
+std::string java_string_literal(std::string_view value);
 
 // "N out of M runs failed" (M counts passes and failures only: skipped and infrastructure
 // runs say nothing about flakiness).

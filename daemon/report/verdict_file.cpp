@@ -35,18 +35,6 @@ util::Result<std::optional<std::int64_t>> int_field(const json& o, const char* k
   return std::optional<std::int64_t>{it->get<std::int64_t>()};
 }
 
-util::Result<std::vector<std::string>> str_list(const json& o, const char* key, const std::string& where) {
-  std::vector<std::string> out;
-  auto it = o.find(key);
-  if (it == o.end() || it->is_null()) return out;
-  if (!it->is_array()) return util::fail(Errc::malformed, where + ": \"" + key + "\" is not an array");
-  for (const auto& item : *it) {
-    if (!item.is_string()) return util::fail(Errc::malformed, where + ": \"" + key + "\" holds a non-string");
-    out.push_back(item.get<std::string>());
-  }
-  return out;
-}
-
 #define TRY_ASSIGN(target, expr)            \
   do {                                      \
     auto r_ = (expr);                       \
@@ -72,7 +60,7 @@ util::Result<std::optional<RunDetail>> parse_run(const json& o, const char* key,
   if (!id) return util::fail(Errc::malformed, w + ": missing \"id\"");
   r.id = *id;
   TRY_ASSIGN(r.outcome, str_field(j, "outcome", true, w));
-  TRY_ASSIGN(r.order, str_list(j, "order", w));
+  TRY_ASSIGN(r.order, string_list(j, "order", w));
   TRY_ASSIGN(r.seed, int_field(j, "seed", w));
   if (auto d = j.find("duration_ms"); d != j.end() && d->is_number()) r.duration_ms = d->get<double>();
   TRY_ASSIGN(r.message, str_field(j, "message", false, w));
@@ -166,9 +154,9 @@ util::Result<Entry> parse_entry(const json& j, std::size_t index) {
   if (e.passing_run) x.passing_run = e.passing_run->id;
   if (e.failing_run) x.failing_run = e.failing_run->id;
   TRY_ASSIGN(x.role, str_field(*ev, "role", false, w));
-  TRY_ASSIGN(x.reproducer, str_list(*ev, "reproducer", w));
-  TRY_ASSIGN(x.passing_order, str_list(*ev, "passing_order", w));
-  TRY_ASSIGN(x.related, str_list(*ev, "related", w));
+  TRY_ASSIGN(x.reproducer, string_list(*ev, "reproducer", w));
+  TRY_ASSIGN(x.passing_order, string_list(*ev, "passing_order", w));
+  TRY_ASSIGN(x.related, string_list(*ev, "related", w));
   TRY_ASSIGN(e.run_strip, parse_strip(*ev, w));
   if (auto f = ev->find("failures"); f != ev->end() && !f->is_null()) {
     if (!f->is_array()) return util::fail(Errc::malformed, w + ": \"failures\" is not an array");
@@ -223,7 +211,7 @@ util::Result<VerdictFile> parse_verdict_file(std::string_view text) {
   TRY_ASSIGN(out.scan.id, str_field(*scan, "id", true, "scan"));
   TRY_ASSIGN(out.scan.state, str_field(*scan, "state", true, "scan"));
   TRY_ASSIGN(out.scan.backend, str_field(*scan, "backend", false, "scan"));
-  TRY_ASSIGN(out.scan.techniques, str_list(*scan, "techniques", "scan"));
+  TRY_ASSIGN(out.scan.techniques, string_list(*scan, "techniques", "scan"));
   TRY_ASSIGN(out.scan.seed, int_field(*scan, "seed", "scan"));
   TRY_ASSIGN(out.scan.created_at, str_field(*scan, "created_at", false, "scan"));
   TRY_ASSIGN(out.scan.finished_at, str_field(*scan, "finished_at", false, "scan"));

@@ -473,32 +473,6 @@ std::optional<std::string> string_literal_value(std::string_view text) {
   return value;
 }
 
-std::string java_string_literal(std::string_view value) {
-  std::string out = "\"";
-  for (const char c : value) {
-    switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\t': out += "\\t"; break;
-      case '\r': out += "\\r"; break;
-      case '\b': out += "\\b"; break;
-      case '\f': out += "\\f"; break;
-      default:
-        if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) {
-          // octal, never \u: Java reads \u escapes before it reads literals
-          const unsigned u = static_cast<unsigned char>(c);
-          out += '\\';
-          out += static_cast<char>('0' + ((u >> 6) & 7));
-          out += static_cast<char>('0' + ((u >> 3) & 7));
-          out += static_cast<char>('0' + (u & 7));
-        } else {
-          out += c;
-        }
-    }
-  }
-  return out + "\"";
-}
 
 std::optional<PrintedCollection> split_printed_collection(std::string_view value) {
   if (value.size() < 2) return std::nullopt;

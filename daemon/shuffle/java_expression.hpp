@@ -74,9 +74,6 @@ bool is_qualified_name(std::string_view text, std::string_view simple);
 // not decode (\u, which Java reads before it reads literals, and text blocks).
 std::optional<std::string> string_literal_value(std::string_view text);
 
-// `value` as a Java string literal, quotes included.
-std::string java_string_literal(std::string_view value);
-
 // What AbstractCollection.toString and AbstractMap.toString print, taken apart: "[a, b]" gives
 // {"a", "b"} and `map` false; "{a=1, b=[x, y]}" gives {"a=1", "b=[x, y]"} and `map` true.
 // The elements are split at ", " outside brackets; nullopt when the value has another shape

@@ -9,6 +9,7 @@
 #include <tuple>
 
 #include "report/insertion_diff.hpp"
+#include "report/text.hpp"
 #include "shuffle/java_expression.hpp"
 
 namespace flakescan::shuffle {
@@ -464,7 +465,7 @@ std::vector<Proposal> printed_collection_assertions(const Source& src) {
         if (!elements) continue;
         std::string expected = "java.util.stream.Stream.of(";
         for (std::size_t i = 0; i < printed->elements.size(); ++i)
-          expected += (i ? ", " : "") + java_string_literal(printed->elements[i]);
+          expected += (i ? ", " : "") + report::java_string_literal(printed->elements[i]);
         expected += ").sorted().collect(" + std::string(to_list) + ")";
         out.push_back({"as_collection",
                        "assertEquals at line " + line_number(src.site) + " compares the " + (printed->map ? "entries" : "elements") +

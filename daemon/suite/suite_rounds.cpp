@@ -8,7 +8,6 @@
 #include <map>
 #include <mutex>
 #include <optional>
-#include <thread>
 
 #include "classfile/classpath.hpp"
 #include "classfile/static_writers.hpp"
@@ -219,45 +218,39 @@ util::Result<std::vector<std::vector<core::RecordedRun>>> isolate_suspects(
     const core::TechniqueInput& input, core::RunLog& runs, int jvms, const Spending& budget, std::atomic<int>& made,
     const std::map<std::string, std::vector<Seen>>& seen, const std::vector<size_t>& suspects, std::vector<core::Verdict>& out) {
   const BudgetLeft& total = budget.total;
-  std::atomic<size_t> next{0};
   std::vector<std::vector<core::RecordedRun>> kept(suspects.size());
   std::mutex error_mutex;
   std::optional<util::Error> stop;
   KnownPolluters known;
   const int lanes = std::max(1, std::min(jvms, int(suspects.size())));
-  auto work = [&] {
-    for (size_t k = next++; k < suspects.size(); k = next++) {
-      core::Verdict& v = out[suspects[k]];
-      {
-        std::lock_guard lock(error_mutex);
-        if (stop) return;
-      }
-      if (budget.elapsed() >= total.seconds || made >= total.runs || runs.cancelled()) {
-        v.evidence.reason += "; the budget ended before its isolated runs";
-        v.evidence.details["unscanned"] = "isolation";
-        continue;
-      }
-      Lane lane(runs, std::max(1, jvms / lanes), made, total.runs);
-      core::TechniqueInput sub = input;
-      sub.budget.max_seconds = std::max(1, int(total.seconds - budget.elapsed()));
-      sub.budget.max_runs = std::max(1, total.runs - made.load());
-      sub.budget.runs_per_test = isolated_reruns;
-      sub.fresh_jvm_per_run = true;
-      sub.tests = {v.test};
-      auto isolated = isolate({v.test, v, seen.at(v.test)}, sub, lane, known);
-      kept[k] = lane.take_kept();
-      if (!isolated) {
-        std::lock_guard lock(error_mutex);
-        if (!stop) stop = isolated.error();
-        return;
-      }
-      v = std::move(*isolated);
+  core::in_lanes(suspects.size(), lanes, [&](size_t k) {
+    core::Verdict& v = out[suspects[k]];
+    {
+      std::lock_guard lock(error_mutex);
+      if (stop) return false;
     }
-  };
-  std::vector<std::thread> threads;
-  for (int t = 1; t < lanes; ++t) threads.emplace_back(work);
-  work();
-  for (auto& t : threads) t.join();
+    if (budget.elapsed() >= total.seconds || made >= total.runs || runs.cancelled()) {
+      v.evidence.reason += "; the budget ended before its isolated runs";
+      v.evidence.details["unscanned"] = "isolation";
+      return true;
+    }
+    Lane lane(runs, std::max(1, jvms / lanes), made, total.runs);
+    core::TechniqueInput sub = input;
+    sub.budget.max_seconds = std::max(1, int(total.seconds - budget.elapsed()));
+    sub.budget.max_runs = std::max(1, total.runs - made.load());
+    sub.budget.runs_per_test = isolated_reruns;
+    sub.fresh_jvm_per_run = true;
+    sub.tests = {v.test};
+    auto isolated = isolate({v.test, v, seen.at(v.test)}, sub, lane, known);
+    kept[k] = lane.take_kept();
+    if (!isolated) {
+      std::lock_guard lock(error_mutex);
+      if (!stop) stop = isolated.error();
+      return false;
+    }
+    v = std::move(*isolated);
+    return true;
+  });
   if (stop) return std::unexpected(*stop);
   return kept;
 }

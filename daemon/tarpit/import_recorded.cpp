@@ -120,6 +120,89 @@ std::int32_t resolve_point(const Screen& screen, std::int64_t x, std::int64_t y)
   return found;
 }
 
+// The non-blank lines of actions.jsonl, each with its 1-based number.
+std::vector<std::pair<std::size_t, std::string_view>> non_blank_lines(std::string_view text) {
+  std::vector<std::pair<std::size_t, std::string_view>> out;
+  std::size_t line_no = 0, pos = 0;
+  while (pos < text.size()) {
+    auto nl = text.find('\n', pos);
+    std::string_view line = text.substr(pos, (nl == std::string_view::npos ? text.size() : nl) - pos);
+    pos = nl == std::string_view::npos ? text.size() : nl + 1;
+    ++line_no;
+    if (line.find_first_not_of(" \t\r") != std::string_view::npos) out.emplace_back(line_no, line);
+  }
+  return out;
+}
+
+// The screen an action line names (its "ts" and "screen" already checked): capture time, dump
+// file, activity, focus and action. Its elements come from the dump (read_dump).
+Screen action_screen(const json& doc, Trace& trace) {
+  Screen screen;
+  screen.time_ms = doc["ts"].get<std::int64_t>();
+  screen.file = doc["screen"].get<std::string>();
+  if (auto a = doc.find("activity"); a != doc.end() && a->is_string()) {
+    screen.activity = trace.pool.intern(a->get_ref<const std::string&>());
+    screen.has_activity = true;
+  }
+  screen.focus = true;
+  if (auto f = doc.find("focus"); f != doc.end() && f->is_boolean()) screen.focus = f->get<bool>();
+  if (auto a = doc.find("action"); a != doc.end() && a->is_string())
+    screen.action = parse_action_type(a->get_ref<const std::string&>());
+  if (auto c = doc.find("code"); c != doc.end() && c->is_number_integer()) screen.action_code = c->get<std::int64_t>();
+  return screen;
+}
+
+// Reads the screen's dump into its elements and finds the element acted on ("target" path or
+// x/y). False, with a problem in the trace, when the dump is missing, too large or no dump.
+bool read_dump(const TraceFiles& files, const json& doc, const std::string& where, const ImportLimits& limits,
+               Screen& screen, Trace& trace) {
+  auto xml_text = files.read(screen.file);
+  if (!xml_text) {
+    trace.problems.push_back({screen.file, "missing or unreadable dump (" + where + ")"});
+    return false;
+  }
+  if (xml_text->size() > limits.max_file_bytes) {
+    trace.problems.push_back({screen.file, "larger than " + std::to_string(limits.max_file_bytes) + " bytes"});
+    return false;
+  }
+  auto xml = parse_xml(*xml_text);
+  if (!xml) {
+    trace.problems.push_back({screen.file, xml.error().code == util::Errc::need_more
+                                               ? "truncated XML dump"
+                                               : "corrupt XML dump: " + xml.error().message});
+    return false;
+  }
+  if (auto why = convert_dump(*xml, screen, trace, limits)) {
+    trace.problems.push_back({screen.file, *why});
+    return false;
+  }
+  if (auto t = doc.find("target"); t != doc.end() && t->is_array()) {
+    screen.source = resolve_path(screen, *t);
+    if (screen.source < 0) trace.problems.push_back({where, "target path does not name an element; kept without it"});
+  } else if (auto x = coordinate(doc, "x"), y = coordinate(doc, "y"); x && y) {
+    screen.source = resolve_point(screen, *x, *y);
+  }
+  return true;
+}
+
+// Screens in time order, one per capture time (a later one at the same time is a problem);
+// the timeline sorted, each time once.
+void order_screens(Trace& trace) {
+  std::stable_sort(trace.screens.begin(), trace.screens.end(),
+                   [](const Screen& a, const Screen& b) { return a.time_ms < b.time_ms; });
+  std::vector<Screen> unique;
+  for (auto& s : trace.screens) {
+    if (!unique.empty() && unique.back().time_ms == s.time_ms) {
+      trace.problems.push_back({s.file, "a second screen at the same time; skipped"});
+      continue;
+    }
+    unique.push_back(std::move(s));
+  }
+  trace.screens = std::move(unique);
+  std::sort(trace.timeline.begin(), trace.timeline.end());
+  trace.timeline.erase(std::unique(trace.timeline.begin(), trace.timeline.end()), trace.timeline.end());
+}
+
 }  // namespace
 
 util::Result<Trace> import_recorded(const TraceFiles& files, std::string name, const ImportLimits& limits) {
@@ -128,13 +211,7 @@ util::Result<Trace> import_recorded(const TraceFiles& files, std::string name, c
   trace.format = "flakescan";
   auto text = files.read("actions.jsonl");
   if (!text) return std::unexpected(text.error());
-  std::size_t line_no = 0, pos = 0;
-  while (pos < text->size()) {
-    auto nl = text->find('\n', pos);
-    std::string_view line(text->data() + pos, (nl == std::string::npos ? text->size() : nl) - pos);
-    pos = nl == std::string::npos ? text->size() : nl + 1;
-    ++line_no;
-    if (line.find_first_not_of(" \t\r") == std::string_view::npos) continue;
+  for (const auto& [line_no, line] : non_blank_lines(*text)) {
     const std::string where = "actions.jsonl line " + std::to_string(line_no);
     auto doc = json::parse(line, nullptr, false);
     if (doc.is_discarded() || !doc.is_object()) {
@@ -150,61 +227,10 @@ util::Result<Trace> import_recorded(const TraceFiles& files, std::string name, c
     if (trace.screens.size() >= limits.max_screens)
       return util::fail(util::Errc::too_large, trace.name + ": more than " + std::to_string(limits.max_screens) + " screens");
     trace.timeline.push_back(ts->get<std::int64_t>());
-    Screen screen;
-    screen.time_ms = ts->get<std::int64_t>();
-    screen.file = file->get<std::string>();
-    if (auto a = doc.find("activity"); a != doc.end() && a->is_string()) {
-      screen.activity = trace.pool.intern(a->get_ref<const std::string&>());
-      screen.has_activity = true;
-    }
-    screen.focus = true;
-    if (auto f = doc.find("focus"); f != doc.end() && f->is_boolean()) screen.focus = f->get<bool>();
-    if (auto a = doc.find("action"); a != doc.end() && a->is_string())
-      screen.action = parse_action_type(a->get_ref<const std::string&>());
-    if (auto c = doc.find("code"); c != doc.end() && c->is_number_integer()) screen.action_code = c->get<std::int64_t>();
-
-    auto xml_text = files.read(screen.file);
-    if (!xml_text) {
-      trace.problems.push_back({screen.file, "missing or unreadable dump (" + where + ")"});
-      continue;
-    }
-    if (xml_text->size() > limits.max_file_bytes) {
-      trace.problems.push_back({screen.file, "larger than " + std::to_string(limits.max_file_bytes) + " bytes"});
-      continue;
-    }
-    auto xml = parse_xml(*xml_text);
-    if (!xml) {
-      trace.problems.push_back({screen.file, xml.error().code == util::Errc::need_more
-                                                 ? "truncated XML dump"
-                                                 : "corrupt XML dump: " + xml.error().message});
-      continue;
-    }
-    if (auto why = convert_dump(*xml, screen, trace, limits)) {
-      trace.problems.push_back({screen.file, *why});
-      continue;
-    }
-    if (auto t = doc.find("target"); t != doc.end() && t->is_array()) {
-      screen.source = resolve_path(screen, *t);
-      if (screen.source < 0) trace.problems.push_back({where, "target path does not name an element; kept without it"});
-    } else if (auto x = coordinate(doc, "x"), y = coordinate(doc, "y"); x && y) {
-      screen.source = resolve_point(screen, *x, *y);
-    }
-    trace.screens.push_back(std::move(screen));
+    Screen screen = action_screen(doc, trace);
+    if (read_dump(files, doc, where, limits, screen, trace)) trace.screens.push_back(std::move(screen));
   }
-  std::stable_sort(trace.screens.begin(), trace.screens.end(),
-                   [](const Screen& a, const Screen& b) { return a.time_ms < b.time_ms; });
-  // One screen per capture time.
-  std::vector<Screen> unique;
-  for (auto& s : trace.screens) {
-    if (!unique.empty() && unique.back().time_ms == s.time_ms) {
-      trace.problems.push_back({s.file, "a second screen at the same time; skipped"});
-      continue;
-    }
-    unique.push_back(std::move(s));
-  }
-  trace.screens = std::move(unique);
-  std::sort(trace.timeline.begin(), trace.timeline.end());
-  trace.timeline.erase(std::unique(trace.timeline.begin(), trace.timeline.end()), trace.timeline.end());
+  order_screens(trace);
   if (trace.timeline.empty()) return util::fail(util::Errc::not_found, trace.name + ": actions.jsonl names no screens");
   return trace;
 }

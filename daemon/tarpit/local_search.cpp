@@ -155,20 +155,33 @@ std::optional<IntervalScore> min_distinct_per_time(std::span<const std::uint32_t
   return solve(prob, start);
 }
 
-std::optional<IntervalScore> brute_min_distinct_per_action(std::span<const std::uint32_t> groups,
-                                                           std::size_t group_count) {
+namespace {
+
+// VET's O(n^2) loop over every interval [l, r], its distinct groups counted as r grows.
+// `weight(l, r)` is the interval's weight, or 0 to leave the interval out.
+template <class Weight>
+std::optional<IntervalScore> brute_min(std::span<const std::uint32_t> groups, std::size_t group_count, Weight weight) {
   std::optional<IntervalScore> best;
   std::vector<std::size_t> stamp(group_count, std::size_t(-1));
   for (std::size_t l = 0; l < groups.size(); ++l) {
     std::int64_t d = 0;
     for (std::size_t r = l; r < groups.size(); ++r) {
       if (stamp[groups[r]] != l) { stamp[groups[r]] = l; ++d; }
-      const std::int64_t len = static_cast<std::int64_t>(r - l + 1);
-      // d/len < bd/blen, in integers.
-      if (!best || d * best->weight < best->distinct * len) best = IntervalScore{l, r, d, len};
+      const std::int64_t wt = weight(l, r);
+      if (wt <= 0) continue;
+      // d/wt < bd/bwt, in integers.
+      if (!best || d * best->weight < best->distinct * wt) best = IntervalScore{l, r, d, wt};
     }
   }
   return best;
+}
+
+}  // namespace
+
+std::optional<IntervalScore> brute_min_distinct_per_action(std::span<const std::uint32_t> groups,
+                                                           std::size_t group_count) {
+  return brute_min(groups, group_count,
+                   [](std::size_t l, std::size_t r) { return static_cast<std::int64_t>(r - l + 1); });
 }
 
 std::optional<IntervalScore> brute_min_distinct_per_time(std::span<const std::uint32_t> groups,
@@ -176,18 +189,10 @@ std::optional<IntervalScore> brute_min_distinct_per_time(std::span<const std::ui
                                                          std::int64_t min_weight,
                                                          std::size_t group_count) {
   min_weight = std::max<std::int64_t>(min_weight, 1);
-  std::optional<IntervalScore> best;
-  std::vector<std::size_t> stamp(group_count, std::size_t(-1));
-  for (std::size_t l = 0; l < groups.size(); ++l) {
-    std::int64_t d = 0;
-    for (std::size_t r = l; r < groups.size(); ++r) {
-      if (stamp[groups[r]] != l) { stamp[groups[r]] = l; ++d; }
-      const std::int64_t span = w[r] - w[l];
-      if (span < min_weight) continue;
-      if (!best || d * best->weight < best->distinct * span) best = IntervalScore{l, r, d, span};
-    }
-  }
-  return best;
+  return brute_min(groups, group_count, [&](std::size_t l, std::size_t r) {
+    const std::int64_t span = w[r] - w[l];
+    return span < min_weight ? std::int64_t(0) : span;
+  });
 }
 
 }  // namespace flakescan::tarpit

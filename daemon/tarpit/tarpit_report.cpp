@@ -105,11 +105,10 @@ std::string action_sentence(const ActionDescription& d) {
   return s;
 }
 
-std::string report_json(const std::vector<TraceReport>& reports, const Options& o) {
-  ordered_json root;
-  root["schema_version"] = 1;
-  root["mode"] = std::string(mode_name(o.mode));
-  root["parameters"] = {
+namespace {
+
+ordered_json parameters_json(const Options& o) {
+  return {
       {"keep_ms", o.keep_ms},
       {"pad_to_ms", o.pad_to_ms},
       {"pad_slack_ms", o.pad_slack_ms},
@@ -124,64 +123,85 @@ std::string report_json(const std::vector<TraceReport>& reports, const Options& 
       {"partition_window_ms", o.partition_window_ms},
       {"top_k", o.top_k},
   };
+}
+
+ordered_json region_json(const Trace& t, const Region& reg) {
+  ordered_json rj;
+  rj["kind"] = std::string(region_kind_name(reg.kind));
+  rj["rank"] = reg.rank ? ordered_json(reg.rank) : ordered_json(nullptr);
+  rj["ts_action"] = reg.ts_action;
+  rj["ts_begin"] = reg.ts_begin;
+  rj["ts_end"] = reg.ts_end;
+  rj["duration_ms"] = reg.duration_ms();
+  rj["entries"] = reg.entries;
+  rj["distinct_screens"] = reg.distinct_screens;
+  rj["distinct_groups"] = reg.distinct_groups;
+  rj["score"] = reg.score;
+  rj["action"] = action_json(describe_action(t, reg.ts_action));
+  return rj;
+}
+
+ordered_json guidance_json(const Trace& t, const Guidance& g) {
+  ordered_json gj;
+  gj["rank"] = g.rank;
+  gj["region"] = g.region;
+  gj["disable"] = action_json(describe_action(t, g.disable_ts));
+  if (g.restart) {
+    auto d = describe_action(t, g.restart_ts);
+    gj["restart_at"] = {{"ts", g.restart_ts}, {"file", d.padded ? ordered_json(nullptr) : ordered_json(d.file)},
+                        {"activity", d.activity}};
+  } else {
+    gj["restart_at"] = nullptr;
+  }
+  return gj;
+}
+
+// VET's prevent_actions entry: the screen whose action to disable, "!" + restart screen.
+ordered_json vet_action(const Trace& t, const Guidance& g) {
+  ordered_json entry = ordered_json::array({file_ref(t, g.disable_ts)});
+  if (g.restart) entry.push_back(std::string(1, '!').append(file_ref(t, g.restart_ts)));
+  return entry;
+}
+
+ordered_json trace_json(const TraceReport& r) {
+  const auto& t = *r.trace;
+  const auto& a = r.analysis;
+  ordered_json tj;
+  tj["name"] = t.name;
+  tj["format"] = t.format;
+  tj["usable"] = a.usable;
+  tj["unusable_reason"] = a.usable ? ordered_json(nullptr) : ordered_json(a.unusable_reason);
+  tj["screens"] = {{"read", a.screens_read},   {"dropped", a.screens_dropped}, {"padded", a.padded},
+                   {"unique", a.unique_screens}, {"groups", a.groups}};
+  tj["first_ms"] = a.first_ms;
+  tj["last_ms"] = a.last_ms;
+  tj["duration_ms"] = a.last_ms - a.first_ms;
+  tj["time_in_regions_ms"] = a.time_in_regions_ms;
   // ordered_json keeps keys in a vector: build arrays apart, insert them last.
+  auto problems = ordered_json::array();
+  for (const auto& p : t.problems) problems.push_back({{"file", p.file}, {"message", p.message}});
+  tj["problems"] = std::move(problems);
+  auto regions = ordered_json::array();
+  for (const auto& reg : a.regions) regions.push_back(region_json(t, reg));
+  tj["regions"] = std::move(regions);
+  auto guidance = ordered_json::array();
+  for (const auto& g : a.guidance) guidance.push_back(guidance_json(t, g));
+  tj["guidance"] = std::move(guidance);
+  return tj;
+}
+
+}  // namespace
+
+std::string report_json(const std::vector<TraceReport>& reports, const Options& o) {
+  ordered_json root;
+  root["schema_version"] = 1;
+  root["mode"] = std::string(mode_name(o.mode));
+  root["parameters"] = parameters_json(o);
   auto traces = ordered_json::array();
-  auto vet_actions = ordered_json::array();
+  auto vet_actions = ordered_json::array();  // every trace's guidance, in order
   for (const auto& r : reports) {
-    const auto& t = *r.trace;
-    const auto& a = r.analysis;
-    ordered_json tj;
-    tj["name"] = t.name;
-    tj["format"] = t.format;
-    tj["usable"] = a.usable;
-    tj["unusable_reason"] = a.usable ? ordered_json(nullptr) : ordered_json(a.unusable_reason);
-    tj["screens"] = {{"read", a.screens_read},   {"dropped", a.screens_dropped}, {"padded", a.padded},
-                     {"unique", a.unique_screens}, {"groups", a.groups}};
-    tj["first_ms"] = a.first_ms;
-    tj["last_ms"] = a.last_ms;
-    tj["duration_ms"] = a.last_ms - a.first_ms;
-    tj["time_in_regions_ms"] = a.time_in_regions_ms;
-    auto problems = ordered_json::array();
-    for (const auto& p : t.problems) problems.push_back({{"file", p.file}, {"message", p.message}});
-    tj["problems"] = std::move(problems);
-    auto regions = ordered_json::array();
-    for (const auto& reg : a.regions) {
-      ordered_json rj;
-      rj["kind"] = std::string(region_kind_name(reg.kind));
-      rj["rank"] = reg.rank ? ordered_json(reg.rank) : ordered_json(nullptr);
-      rj["ts_action"] = reg.ts_action;
-      rj["ts_begin"] = reg.ts_begin;
-      rj["ts_end"] = reg.ts_end;
-      rj["duration_ms"] = reg.duration_ms();
-      rj["entries"] = reg.entries;
-      rj["distinct_screens"] = reg.distinct_screens;
-      rj["distinct_groups"] = reg.distinct_groups;
-      rj["score"] = reg.score;
-      rj["action"] = action_json(describe_action(t, reg.ts_action));
-      regions.push_back(std::move(rj));
-    }
-    tj["regions"] = std::move(regions);
-    auto guidance = ordered_json::array();
-    for (const auto& g : a.guidance) {
-      ordered_json gj;
-      gj["rank"] = g.rank;
-      gj["region"] = g.region;
-      gj["disable"] = action_json(describe_action(t, g.disable_ts));
-      if (g.restart) {
-        auto d = describe_action(t, g.restart_ts);
-        gj["restart_at"] = {{"ts", g.restart_ts}, {"file", d.padded ? ordered_json(nullptr) : ordered_json(d.file)},
-                            {"activity", d.activity}};
-      } else {
-        gj["restart_at"] = nullptr;
-      }
-      guidance.push_back(std::move(gj));
-      // VET's prevent_actions entry: the screen whose action to disable, "!" + restart screen.
-      ordered_json entry = ordered_json::array({file_ref(t, g.disable_ts)});
-      if (g.restart) entry.push_back(std::string(1, '!').append(file_ref(t, g.restart_ts)));
-      vet_actions.push_back(std::move(entry));
-    }
-    tj["guidance"] = std::move(guidance);
-    traces.push_back(std::move(tj));
+    traces.push_back(trace_json(r));
+    for (const auto& g : r.analysis.guidance) vet_actions.push_back(vet_action(*r.trace, g));
   }
   root["traces"] = std::move(traces);
   root["vet_actions"] = std::move(vet_actions);

@@ -5,6 +5,7 @@
 
 #include "backend/adb/apk.hpp"
 #include "backend/adb/shell_command.hpp"
+#include "core/test_id.hpp"
 
 namespace flakescan::ui_crawl {
 
@@ -37,23 +38,6 @@ bool all_of_chars(std::string_view s, std::string_view extra) {
   return true;
 }
 
-// Java binary name: segments of [A-Za-z_$][A-Za-z0-9_$]* joined by '.'.
-bool valid_activity(std::string_view s) {
-  if (s.empty() || s.size() > 512) return false;
-  bool segment_start = true;
-  for (char c : s) {
-    if (c == '.') {
-      if (segment_start) return false;
-      segment_start = true;
-      continue;
-    }
-    bool letter = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c == '$';
-    if (!letter && (segment_start || !(c >= '0' && c <= '9'))) return false;
-    segment_start = false;
-  }
-  return !segment_start;
-}
-
 // UI Automator resource ids: "com.example:id/name", "android:id/content".
 bool valid_resource_id(std::string_view s) { return !s.empty() && s.size() <= 256 && all_of_chars(s, "_.:/$-"); }
 
@@ -83,7 +67,7 @@ util::Result<std::vector<backend::adb::TarpitScreen>> parse_restart_at(const jso
     if (s.contains("activity")) {
       if (!s["activity"].is_string()) return bad(where + ".activity", "must be a string");
       screen.activity = s["activity"].get<std::string>();
-      if (!screen.activity.empty() && !valid_activity(screen.activity))
+      if (!screen.activity.empty() && !core::valid_binary_name(screen.activity))
         return bad(where + ".activity", "must be a Java class name (com.example.MainActivity)");
     }
     if (s.contains("resource_ids")) {

@@ -263,8 +263,6 @@ TEST_CASE("java_statement and describe", "[repair][cleaner]") {
   SECTION("strings are escaped") {
     Call c{false, "pkg.C", "put", "(Ljava/lang/String;)V", {string_arg("a\"b\\c\nd")}, ""};
     CHECK(java_statement(c, std::nullopt, std::nullopt) == R"(pkg.C.put("a\"b\\c\nd");)");
-    CHECK(java_string_literal("tab\there\r") == R"("tab\there\r")");
-    CHECK(java_string_literal("") == "\"\"");
   }
   SECTION("enum constants and typed nulls") {
     Call c{false, "java.util.Locale", "setDefault", "(Ljava/util/Locale$Category;Ljava/util/Locale;)V",

@@ -31,6 +31,16 @@ TEST_CASE("string literals escape quotes, backslashes and Kotlin templates", "[r
   CHECK(java_string_escape(std::string("\x02", 1), false) == "\\u0002");
 }
 
+TEST_CASE("java_string_literal: written so Java reads the same value", "[report][text]") {
+  CHECK(java_string_literal("a=1") == "\"a=1\"");
+  CHECK(java_string_literal("say \"hi\"\\") == "\"say \\\"hi\\\"\\\\\"");
+  CHECK(java_string_literal("a\nb\tc\r") == "\"a\\nb\\tc\\r\"");
+  CHECK(java_string_literal("tab\there\r") == R"("tab\there\r")");
+  CHECK(java_string_literal("") == "\"\"");
+  CHECK(java_string_literal(std::string("\x01", 1)) == "\"\\001\"");
+  CHECK(java_string_literal("caf\xc3\xa9") == "\"caf\xc3\xa9\"");
+}
+
 TEST_CASE("markdown cells cannot break the table", "[report][text]") {
   CHECK(markdown_cell("a|b\nc<d>") == "a\\|b c&lt;d&gt;");
 }

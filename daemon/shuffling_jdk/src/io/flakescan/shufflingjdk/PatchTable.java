@@ -44,16 +44,30 @@ final class PatchTable {
 
     static List<PatchPoint> points() {
         List<PatchPoint> t = new ArrayList<>();
+        hashMap(t);
+        hashtable(t);
+        identityHashMap(t);
+        weakHashMap(t);
+        concurrentHashMap(t);
+        priorityQueue(t);
+        priorityBlockingQueue(t);
+        reflection(t);
+        directoryListings(t);
+        return t;
+    }
 
-        // HashMap and HashSet (HashSet.iterator and toArray reach HashMap's keySet iterator and keysToArray).
+    /** HashMap and HashSet (HashSet.iterator and toArray reach HashMap's keySet iterator and keysToArray). */
+    private static void hashMap(List<PatchPoint> t) {
         mapViews(t, HASH_MAP, "HashMap", "KeySet", "Values", "EntrySet", true);
         wrap(t, HASH_MAP, "keysToArray", TO_ARRAY_INTO, THIS, "HashMap.keySet toArray", "array size");
         wrap(t, HASH_MAP, "valuesToArray", TO_ARRAY_INTO, THIS, "HashMap.values toArray", "array size");
         redirect(t, HASH_MAP, "forEach", FOR_EACH_PAIR, THIS, NONE, "HashMap forEach", "forEach pairs");
         wrap(t, "java/util/HashSet", "spliterator", SPLITERATOR, field("java/util/HashSet", "map", "L" + HASH_MAP + ";"),
              "HashSet spliterator", "spliterator keys");
+    }
 
-        // Hashtable (its views' spliterators, toArray and toString go through these iterators).
+    /** Hashtable (its views' spliterators, toArray and toString go through these iterators). */
+    private static void hashtable(List<PatchPoint> t) {
         wrap(t, HASHTABLE, "keys", ENUMERATION, THIS, "Hashtable keys", "enumeration keys");
         wrap(t, HASHTABLE, "elements", ENUMERATION, THIS, "Hashtable elements", "enumeration values");
         wrap(t, HASHTABLE + "$KeySet", "iterator", ITERATOR, outer(HASHTABLE + "$KeySet", HASHTABLE),
@@ -63,20 +77,26 @@ final class PatchTable {
         wrap(t, HASHTABLE + "$EntrySet", "iterator", ITERATOR, outer(HASHTABLE + "$EntrySet", HASHTABLE),
              "Hashtable.entrySet iteration", "iterator entries");
         redirect(t, HASHTABLE, "forEach", FOR_EACH_PAIR, THIS, NONE, "Hashtable forEach", "forEach pairs");
+    }
 
-        // IdentityHashMap (toArray() calls toArray(T[]); the views' forEach is Iterable's).
+    /** IdentityHashMap (toArray() calls toArray(T[]); the views' forEach is Iterable's). */
+    private static void identityHashMap(List<PatchPoint> t) {
         mapViews(t, IDENTITY, "IdentityHashMap", "KeySet", "Values", "EntrySet", false);
         for (String[] view : new String[][] {{"KeySet", "keySet"}, {"Values", "values"}, {"EntrySet", "entrySet"}}) {
             wrap(t, IDENTITY + "$" + view[0], "toArray", TO_ARRAY_INTO, outer(IDENTITY + "$" + view[0], IDENTITY),
                  "IdentityHashMap." + view[1] + " toArray", "array size");
-        }
-        redirect(t, IDENTITY, "forEach", FOR_EACH_PAIR, THIS, NONE, "IdentityHashMap forEach", "forEach pairs");
+    }
+    redirect(t, IDENTITY, "forEach", FOR_EACH_PAIR, THIS, NONE, "IdentityHashMap forEach", "forEach pairs");
+    }
 
-        // WeakHashMap (its views' toArray and forEach go through these iterators).
+    /** WeakHashMap (its views' toArray and forEach go through these iterators). */
+    private static void weakHashMap(List<PatchPoint> t) {
         mapViews(t, WEAK, "WeakHashMap", "KeySet", "Values", "EntrySet", false);
         redirect(t, WEAK, "forEach", FOR_EACH_PAIR, THIS, NONE, "WeakHashMap forEach", "forEach pairs");
+    }
 
-        // ConcurrentHashMap, newKeySet and Properties (backed by one); the views' toArray and toString iterate.
+    /** ConcurrentHashMap, newKeySet and Properties (backed by one); the views' toArray and toString iterate. */
+    private static void concurrentHashMap(List<PatchPoint> t) {
         wrap(t, CHM, "keys", ENUMERATION, THIS, "ConcurrentHashMap keys", "enumeration keys");
         wrap(t, CHM, "elements", ENUMERATION, THIS, "ConcurrentHashMap elements", "enumeration values");
         Operand viewMap = field(CHM + "$CollectionView", "map", "L" + CHM + ";");
@@ -87,24 +107,30 @@ final class PatchTable {
             wrap(t, view, "iterator", ITERATOR, viewMap, label + " iteration", "iterator " + v[2]);
             wrap(t, view, "spliterator", SPLITERATOR, viewMap, label + " spliterator", "spliterator " + v[2]);
             redirect(t, view, "forEach", FOR_EACH, viewMap, NONE, label + " forEach", "forEach " + v[2]);
-        }
-        redirect(t, CHM, "forEach", FOR_EACH_PAIR, THIS, NONE, "ConcurrentHashMap forEach", "forEach pairs");
-        redirect(t, CHM, "toString", TO_STRING, THIS, NONE, "ConcurrentHashMap toString", "toString pairs");
+    }
+    redirect(t, CHM, "forEach", FOR_EACH_PAIR, THIS, NONE, "ConcurrentHashMap forEach", "forEach pairs");
+    redirect(t, CHM, "toString", TO_STRING, THIS, NONE, "ConcurrentHashMap toString", "toString pairs");
+    }
 
-        // PriorityQueue (toString is AbstractCollection's, over the iterator).
+    /** PriorityQueue (toString is AbstractCollection's, over the iterator). */
+    private static void priorityQueue(List<PatchPoint> t) {
         wrap(t, PQ, "iterator", ITERATOR, THIS, "PriorityQueue iteration", "iterator elements");
         wrap(t, PQ, "spliterator", SPLITERATOR, THIS, "PriorityQueue spliterator", "spliterator elements");
         wrap(t, PQ, "toArray", TO_ARRAY, THIS, "PriorityQueue toArray", "array");
         wrap(t, PQ, "toArray", TO_ARRAY_INTO, THIS, "PriorityQueue toArray(T[])", "array nonnull");
         redirect(t, PQ, "forEach", FOR_EACH, THIS, NONE, "PriorityQueue forEach", "forEach elements");
+    }
 
-        // PriorityBlockingQueue: iterator, toString and spliterator are snapshots of toArray().
+    /** PriorityBlockingQueue: iterator, toString and spliterator are snapshots of toArray(). */
+    private static void priorityBlockingQueue(List<PatchPoint> t) {
         wrap(t, PBQ, "toArray", TO_ARRAY, NONE, "PriorityBlockingQueue toArray", "array");
         wrap(t, PBQ, "toArray", TO_ARRAY_INTO, NONE, "PriorityBlockingQueue toArray(T[])", "array nonnull");
         redirect(t, PBQ, "forEach", FOR_EACH, THIS, field(PBQ, "lock", "Ljava/util/concurrent/locks/ReentrantLock;"),
                  "PriorityBlockingQueue forEach", "forEach elements");
+    }
 
-        // Reflection: each returns a fresh copy, permuted in place.
+    /** Reflection: each returns a fresh copy, permuted in place. */
+    private static void reflection(List<PatchPoint> t) {
         String[][] reflection = {
             {"getDeclaredMethods", "()[Ljava/lang/reflect/Method;"},
             {"getMethods", "()[Ljava/lang/reflect/Method;"},
@@ -117,9 +143,11 @@ final class PatchTable {
         };
         for (String[] m : reflection) {
             wrap(t, "java/lang/Class", m[0], m[1], NONE, "Class." + m[0], "array");
-        }
+    }
+    }
 
-        // Directory listings (filters see the plain order; the result is permuted).
+    /** Directory listings (filters see the plain order; the result is permuted). */
+    private static void directoryListings(List<PatchPoint> t) {
         String[][] listings = {
             {"list", "()[Ljava/lang/String;", "File.list"},
             {"list", "(Ljava/io/FilenameFilter;)[Ljava/lang/String;", "File.list(FilenameFilter)"},
@@ -129,10 +157,8 @@ final class PatchTable {
         };
         for (String[] m : listings) {
             wrap(t, "java/io/File", m[0], m[1], NONE, m[2], "array");
-        }
-        return t;
     }
-
+    }
     /** A map's three views: iterator and spliterator, and forEach when the views have their own loops. */
     private static void mapViews(List<PatchPoint> t, String map, String type, String keys, String values, String entries,
                                  boolean forEach) {
