@@ -10,7 +10,7 @@ namespace flakescan::api::fuzz {
 using nlohmann::json;
 
 const std::vector<std::string>& technique_names() {
-  static const std::vector<std::string> names{"rerun", "suite", "order", "nio", "nio-isolated-class", "nio-isolated-method", "shuffle", "explore", "repair", "noise"};
+  static const std::vector<std::string> names{"rerun", "suite", "order", "nio", "nio-isolated-class", "nio-isolated-method", "shuffle", "explore", "threads", "repair", "noise"};
   return names;
 }
 
