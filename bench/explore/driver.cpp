@@ -7,13 +7,16 @@
 // (RERUNS / NOISE_RUNS 0: skip that baseline; TRACE_DIR: also write each test's trace).
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <memory>
 #include <sstream>
 
 #include <nlohmann/json.hpp>
 
 #include "backend/local_jvm/local_jvm_executor.hpp"
+#include "backend/local_jvm/local_tools.hpp"
 #include "event_order/explore.hpp"
 #include "integration/event_order/local_run_log.hpp"
 #include "rerun/rerun.hpp"
@@ -45,8 +48,12 @@ Row measure(test_support::LocalRunLog& log, const std::string& test, Fn techniqu
   auto verdicts = technique(input, log);
   row.seconds = std::chrono::duration<double>(Clock::now() - started).count();
   row.runs = int(log.recorded().size() - before);
-  if (!verdicts || verdicts->empty()) {
-    row.note = verdicts ? "no verdict" : verdicts.error().message;
+  if (!verdicts) {  // a technique that could not work is not a technique that found nothing
+    std::fprintf(stderr, "bench/explore: the technique failed on %s: %s\n", test.c_str(), verdicts.error().message.c_str());
+    std::exit(1);
+  }
+  if (verdicts->empty()) {
+    row.note = "no verdict";
     return row;
   }
   const auto& v = (*verdicts)[0];
@@ -151,6 +158,7 @@ int main(int argc, char** argv) {
         n = measure(log, test, [&](core::TechniqueInput in, core::RunLog& l) {
           in.budget.runs_per_test = noise_runs;
           in.budget.max_seconds = 600;
+          in.tools = std::make_shared<backend::LocalTools>();  // the load comes from the Tools the scan hands over
           return event_order::run_noise(in, l);
         }, "");
         noise_found += n.found;
