@@ -46,7 +46,7 @@ bool racing(const core::ScheduleStep& a, const core::ScheduleStep& b) {
 }  // namespace
 
 bool is_write(std::string_view op) {
-  return op == "field_write" || op == "atomic" || op == "monitor_enter" || op == "lock" || op == "try_lock" || op == "notify" ||
+  return op == "field_write" || op == "call_write" || op == "atomic" || op == "monitor_enter" || op == "lock" || op == "try_lock" || op == "notify" ||
          op == "notify_all";
 }
 

@@ -15,8 +15,8 @@
 
 namespace flakescan::threads {
 
-// What counts as a write: it changes the target for the other threads (field_write, atomic,
-// monitor_enter, lock, try_lock, notify, notify_all).
+// What counts as a write: it changes the target for the other threads (field_write, call_write,
+// atomic, monitor_enter, lock, try_lock, notify, notify_all).
 bool is_write(std::string_view op);
 
 struct Conflict {

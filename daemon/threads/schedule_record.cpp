@@ -258,4 +258,9 @@ std::string describe_deadlock(std::string_view deadlock_json) {
   return out.empty() ? std::string(deadlock_json.substr(0, 400)) : out;
 }
 
+std::string deadlock_noticed_when(std::string_view deadlock_json) {
+  json j = json::parse(deadlock_json, nullptr, false);
+  return j.is_object() ? text_of(j, "noticed_when") : std::string();
+}
+
 }  // namespace flakescan::threads

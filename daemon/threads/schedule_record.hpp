@@ -63,4 +63,9 @@ std::string conflict_text(const core::ScheduleStep& first, const core::ScheduleS
 // at p.C.m(C.java:9); ..."); the compact JSON itself when its shape is not known.
 std::string describe_deadlock(std::string_view deadlock_json);
 
+// The deadlock's "noticed_when" ("thread 0's timed join timed out": a wait-for cycle found when a
+// timed wait timed out, the test going on to fail its own way); empty when the deadlock ended
+// the test (or the object does not say).
+std::string deadlock_noticed_when(std::string_view deadlock_json);
+
 }  // namespace flakescan::threads

@@ -91,6 +91,23 @@ void schedule_details(const Subject& s, core::Evidence& e, const std::optional<C
   d["replayed"] = replay_confirms(s) ? "true" : "false";
 }
 
+// A confirmed failure whose failing schedule deadlocked: the deadlock sentence first. A deadlock
+// noticed behind a timed wait did not end the test; the test failed its own way afterwards.
+std::string deadlock_reason(const Subject& s, const core::ThreadSchedule& failing) {
+  const auto& spec = *s.failing->spec.schedule;
+  const std::string noticed = deadlock_noticed_when(failing.deadlock);
+  const auto* replayed = record_of(*s.replay);
+  const std::string again = replayed && replayed->deadlocked() ? "deadlocked again" : "failed the same way";
+  std::string out = "deadlock: " + describe_deadlock(failing.deadlock);
+  if (!noticed.empty()) {
+    const auto* r = result_of(*s.failing);
+    out += "; noticed when " + noticed + ", after which the test failed its own way" +
+           (r && !r->exception_type.empty() ? " (" + r->exception_type + ")" : "");
+  }
+  return out + " (seed " + std::to_string(spec.seed) + ", " + run_name(*s.failing) + "; the replay, " + run_name(*s.replay) + ", " +
+         again + "), while another schedule passed (" + run_name(*s.passing) + ")";
+}
+
 // A failure and a pass under two schedules: concurrency when the replay confirms it.
 void flaky_verdict(const Subject& s, core::Verdict& v) {
   auto& e = v.evidence;
@@ -116,9 +133,7 @@ void flaky_verdict(const Subject& s, core::Verdict& v) {
   }
   v.category = core::Category::concurrency;
   if (failing && failing->deadlocked()) {
-    e.reason = "deadlock: " + describe_deadlock(failing->deadlock) + " (seed " + std::to_string(spec.seed) + ", " +
-               run_name(*s.failing) + "; the replay, " + run_name(*s.replay) + ", deadlocked again), while another schedule passed (" +
-               run_name(*s.passing) + ")" + tail;
+    e.reason = deadlock_reason(s, *failing) + tail;
     return;
   }
   e.reason = "fails under one interleaving of its threads and passes under another: " + conflict_phrase(s, failing, conflict) +

@@ -6,9 +6,6 @@ import java.util.concurrent.ForkJoinWorkerThread;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.concurrent.FutureTask;
-import java.util.concurrent.ScheduledThreadPoolExecutor;
-import java.util.concurrent.SynchronousQueue;
-import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.BooleanSupplier;
@@ -221,28 +218,16 @@ public final class Sched {
 
     public static void before(Object receiver, String op, String site) {
         if (op.equals("hand_off")) {
-            handOff(receiver, site);
+            HandOffs.before(receiver, site);
             return;
         }
         Op.Kind kind = op.equals("notify") ? Op.Kind.NOTIFY : op.equals("notify_all") ? Op.Kind.NOTIFY_ALL : Op.Kind.ATOMIC;
         point(kind, receiver, null, site);
     }
 
-    /**
-     * Before execute/submit on a ThreadPoolExecutor: when a worker is free for the task (one is
-     * idle, or the pool will start one), deciding waits until a thread arrives with it, so the
-     * worker's first step does not race the schedule. Not a step itself.
-     */
-    private static void handOff(Object executor, String site) {
-        ThreadState me = controlled(site);
-        if (me == null || !(executor instanceof ThreadPoolExecutor) || executor instanceof ScheduledThreadPoolExecutor) return;
-        ThreadPoolExecutor pool = (ThreadPoolExecutor) executor;
-        if (pool.isShutdown()) return;
-        int active = pool.getActiveCount();
-        int size = pool.getPoolSize();
-        boolean free = active < pool.getMaximumPoolSize()
-                && (size < pool.getCorePoolSize() || active < size || pool.getQueue() instanceof SynchronousQueue);
-        if (free) me.session.expectArrival();
+    /** A call on a JDK object that is not thread-safe: see Calls. op: "call_read" or "call_write". */
+    public static void call(Object receiver, String op, String site) {
+        if (Session.active != null) Calls.point(receiver, op, site);
     }
 
     // ---- fields
