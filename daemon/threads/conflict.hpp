@@ -23,11 +23,16 @@ struct Conflict {
   core::ScheduleStep first;   // in the failing schedule's order
   core::ScheduleStep second;
   bool order_differs = false;  // false: the fallback (the last such pair of the failing schedule)
+  bool from_deadlock = false;  // the failing schedule's deadlock: `first` took what `second` waits for
 };
 
-// The pair whose relative order differs between `failing` and `passing`, closest to the end
-// of the failing schedule; else the failing schedule's last cross-thread pair on one target
-// with a write (else without one); nullopt when the failing schedule has no such pair.
+// When the failing schedule deadlocked: the first blocked thread that waits for a monitor or
+// lock another blocked thread holds (`second`, its attempt, which never passed), and where that
+// one took it (`first`). Otherwise the pair whose relative order differs between `failing` and
+// `passing`, closest to the end of the failing schedule; else the failing schedule's last
+// cross-thread pair on one target with a write (else without one); nullopt when the failing
+// schedule has no such pair. At each of these three levels a pair of data operations (field,
+// call and atomic steps) or of a notify and a wait comes before a pair of monitor or lock steps.
 std::optional<Conflict> find_conflict(const core::ThreadSchedule& failing, const core::ThreadSchedule& passing);
 
 }  // namespace flakescan::threads
