@@ -57,6 +57,9 @@ std::string conflict_phrase(const Subject& s, const core::ThreadSchedule* failin
                             run_name(*s.failing) + ")";
   if (!failing || !conflict) return "no two threads met on one target in the recorded steps" + where;
   const std::string a = op_phrase(*failing, conflict->first), b = op_phrase(*failing, conflict->second);
+  if (conflict->second_absent)
+    return a + where + " came with no " + b + " before it (that one never came in the failing schedule's steps), while in the passing one (" +
+           run_name(*s.passing) + ") it came first";
   if (conflict->order_differs)
     return a + " came before " + b + where + ", and after it in the passing one (" + run_name(*s.passing) + ")";
   return "the last operations of two threads on one target" + where + " were " + a + " then " + b +

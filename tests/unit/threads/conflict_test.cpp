@@ -162,3 +162,43 @@ TEST_CASE("what counts as a write", "[threads][conflict]") {
   for (const char* op : {"field_read", "call_read", "monitor_exit", "unlock", "wait", "thread_start", "thread_join", "sleep", "park"})
     CHECK_FALSE(is_write(op));
 }
+
+TEST_CASE("a check-then-act split by another thread's act comes before a later reversed pair", "[threads][conflict]") {
+  // Both threads miss (containsKey), both put; thread 2's get is later than thread 1's put in
+  // the failing schedule only, but the race is thread 1's check split from its put by thread 2's put.
+  const char* map = "java.util.HashMap@o1";
+  auto failing = schedule_of({step(1, "call_read", map, "check"), step(2, "call_read", map, "check"), step(2, "call_write", map, "put"),
+                              step(2, "call_read", map, "get"), step(1, "call_write", map, "put"), step(1, "call_read", map, "get")});
+  auto passing = schedule_of({step(1, "call_read", map, "check"), step(1, "call_write", map, "put"), step(1, "call_read", map, "get"),
+                              step(2, "call_read", map, "check"), step(2, "call_read", map, "get")});
+  auto c = find_conflict(failing, passing);
+  REQUIRE(c);
+  CHECK(c->first == ScheduleStep{1, "call_read", map, "check"});
+  CHECK(c->second == ScheduleStep{2, "call_write", map, "put"});
+}
+
+TEST_CASE("a split the passing schedule made too is not the cause", "[threads][conflict]") {
+  auto failing = schedule_of({step(1, "field_read", "A.x", "r1"), step(2, "field_write", "A.x", "w2"), step(1, "field_write", "A.x", "w1"),
+                              step(1, "field_write", "A.y", "y1"), step(2, "field_read", "A.y", "y2")});
+  auto passing = schedule_of({step(1, "field_read", "A.x", "r1"), step(2, "field_write", "A.x", "w2"), step(1, "field_write", "A.x", "w1"),
+                              step(2, "field_read", "A.y", "y2"), step(1, "field_write", "A.y", "y1")});
+  auto c = find_conflict(failing, passing);
+  REQUIRE(c);
+  CHECK(c->order_differs);
+  CHECK(c->first.site == "y1");
+  CHECK(c->second.site == "y2");
+}
+
+TEST_CASE("a write the failing schedule never reached, which came before a read in the passing one", "[threads][conflict]") {
+  // A pool task's write came before the test's read when the test passed; when it failed the
+  // test read first and ended before the task wrote.
+  auto failing = schedule_of({step(1, "field_write", "Log.last@o1", "last"), step(0, "field_read", "Log.written@o1", "read")});
+  auto passing = schedule_of({step(1, "field_write", "Log.last@o1", "last"), step(1, "field_read", "Log.written@o1", "inc"),
+                              step(1, "field_write", "Log.written@o1", "inc"), step(0, "field_read", "Log.written@o1", "read")});
+  auto c = find_conflict(failing, passing);
+  REQUIRE(c);
+  CHECK(c->order_differs);
+  CHECK(c->second_absent);
+  CHECK(c->first == ScheduleStep{0, "field_read", "Log.written@o1", "read"});
+  CHECK(c->second == ScheduleStep{1, "field_write", "Log.written@o1", "inc"});
+}

@@ -75,12 +75,23 @@ final class CollectionScenarios {
         return out.toString();
     }
 
+    /** A table filled here and then returned: it leaves only after the puts, which are no steps; the caller's calls are. */
+    static Map<String, Integer> table(int n) {
+        Map<String, Integer> t = new HashMap<>();
+        for (int i = 0; i < n; i++) t.put("k" + i, i);
+        return t;
+    }
+
     static void confinedLocals() throws InterruptedException {
         String[] got = new String[1];
-        Thread t = new Thread(() -> got[0] = describe(3));
+        int[] size = new int[1];
+        Thread t = new Thread(() -> {
+            got[0] = describe(3);
+            size[0] = table(3).size();
+        });
         t.start();
         t.join();
-        if (!"0,1,2,".equals(got[0])) throw new AssertionError(got[0]);
+        if (!"0,1,2,".equals(got[0]) || size[0] != 3) throw new AssertionError(got[0] + " " + size[0]);
     }
 
     /** Two threads take two ReentrantLocks in opposite orders; the test joins them with a timeout and fails on its own. */

@@ -1,6 +1,10 @@
 package io.flakescan.threads.rewrite;
 
+import java.util.ArrayDeque;
+import java.util.BitSet;
+import java.util.HashMap;
 import java.util.HashSet;
+import java.util.Map;
 import java.util.Set;
 import org.objectweb.asm.Opcodes;
 import org.objectweb.asm.Type;
@@ -17,26 +21,32 @@ import org.objectweb.asm.tree.analysis.SourceInterpreter;
 import org.objectweb.asm.tree.analysis.SourceValue;
 
 /**
- * Calls on objects no other thread can see, which need no step: a HashMap, ArrayList or
- * StringBuilder created in this method (NEW) that never leaves it. An object leaves when it (or
- * something a call on it returned, an iterator or a view) is stored in a field or an array,
- * returned, thrown, passed to any method or captured by a lambda; it may only be kept in locals
- * and be the receiver of calls on the JDK types UnsafeCalls names (whose code does not hand
- * `this` to other threads). A StringBuilder chain (javac's string concatenation before Java 9)
+ * Calls on objects no other thread can see yet, which need no step: a HashMap, ArrayList or
+ * StringBuilder created in this method (NEW) that has not left it when the call runs. An object
+ * leaves when it (or something a call on it returned, an iterator or a view) is stored in a
+ * field or an array, returned, thrown, passed to any method or captured by a lambda; before that
+ * it may only be kept in locals and be the receiver of calls on the JDK types UnsafeCalls names
+ * (whose code does not hand `this` to other threads). A call is confined when no instruction
+ * that lets its receiver leave can run before it (none reaches it in the method's control flow):
+ * a table filled in a loop and then returned is filled without steps. A StringBuilder chain (javac's string concatenation before Java 9)
  * and a method's local scratch list are the common cases. The analysis follows values through
  * locals, DUP, CHECKCAST and calls returning their receiver's data (iterators, views); a value it cannot follow
  * (a parameter, a field) is never confined.
  */
 final class ConfinedObjects {
     private final InsnList insns;
-    private final Frame<SourceValue>[] frames;
-    private final Set<AbstractInsnNode> escaped = new HashSet<>();
+    private Frame<SourceValue>[] frames;
+    /** Each NEW whose object leaves: the instructions where it does. */
+    private final Map<AbstractInsnNode, Set<Integer>> escapes = new HashMap<>();
+    /** The control flow: each instruction's successors (normal and exceptional). */
+    private final Map<Integer, Set<Integer>> successors = new HashMap<>();
+    /** Per NEW that leaves: the instructions that may run after it left. */
+    private final Map<AbstractInsnNode, BitSet> afterEscape = new HashMap<>();
     /** Worked out before the rewriter changes the method: instruction indexes then no longer match the frames. */
     private final Set<MethodInsnNode> confinedCalls = new HashSet<>();
 
-    private ConfinedObjects(MethodNode method, Frame<SourceValue>[] frames) {
+    private ConfinedObjects(MethodNode method) {
         this.insns = method.instructions;
-        this.frames = frames;
     }
 
     /** The analysis of `method`, or null when it has no call that could be a step or cannot be analysed. */
@@ -46,7 +56,19 @@ final class ConfinedObjects {
             if (insn instanceof MethodInsnNode && UnsafeCalls.op((MethodInsnNode) insn) != null) any = true;
         if (!any) return null;
         try {
-            ConfinedObjects c = new ConfinedObjects(method, new Analyzer<>(new SourceInterpreter()).analyze(owner, method));
+            ConfinedObjects c = new ConfinedObjects(method);
+            c.frames = new Analyzer<SourceValue>(new SourceInterpreter()) {
+                @Override
+                protected void newControlFlowEdge(int insn, int successor) {
+                    c.successors.computeIfAbsent(insn, k -> new HashSet<>()).add(successor);
+                }
+
+                @Override
+                protected boolean newControlFlowExceptionEdge(int insn, int successor) {
+                    newControlFlowEdge(insn, successor);
+                    return true;
+                }
+            }.analyze(owner, method);
             c.findEscapes();
             for (AbstractInsnNode insn : method.instructions) {
                 if (!(insn instanceof MethodInsnNode)) continue;
@@ -69,7 +91,8 @@ final class ConfinedObjects {
         if (f == null) return false;
         Set<AbstractInsnNode> origins = new HashSet<>();
         if (!trace(receiver(f, call), origins, new HashSet<>()) || origins.isEmpty()) return false;
-        for (AbstractInsnNode n : origins) if (escaped.contains(n)) return false;
+        int at = insns.indexOf(call);
+        for (AbstractInsnNode n : origins) if (escapes.containsKey(n) && runsAfterEscape(n).get(at)) return false;
         return true;
     }
 
@@ -86,16 +109,16 @@ final class ConfinedObjects {
             int top = f.getStackSize() - 1;
             switch (insn.getOpcode()) {
                 case Opcodes.PUTFIELD: case Opcodes.PUTSTATIC: case Opcodes.AASTORE: case Opcodes.ARETURN: case Opcodes.ATHROW:
-                    escape(f.getStack(top));
+                    escape(i, f.getStack(top));
                     break;
                 case Opcodes.INVOKEVIRTUAL: case Opcodes.INVOKEINTERFACE: case Opcodes.INVOKESPECIAL: case Opcodes.INVOKESTATIC:
                 case Opcodes.INVOKEDYNAMIC: {
                     String desc = insn instanceof MethodInsnNode ? ((MethodInsnNode) insn).desc
                             : ((org.objectweb.asm.tree.InvokeDynamicInsnNode) insn).desc;
                     int args = Type.getArgumentTypes(desc).length;
-                    for (int k = 0; k < args; k++) escape(f.getStack(top - k));
+                    for (int k = 0; k < args; k++) escape(i, f.getStack(top - k));
                     boolean hasReceiver = insn.getOpcode() != Opcodes.INVOKESTATIC && insn.getOpcode() != Opcodes.INVOKEDYNAMIC;
-                    if (hasReceiver && !harmlessReceiver((MethodInsnNode) insn)) escape(f.getStack(top - args));
+                    if (hasReceiver && !harmlessReceiver((MethodInsnNode) insn)) escape(i, f.getStack(top - args));
                     break;
                 }
                 default:
@@ -118,10 +141,28 @@ final class ConfinedObjects {
             "navigableKeySet", "descendingKeySet", "descendingMap", "descendingSet", "descendingIterator", "subList", "subMap",
             "headMap", "tailMap", "subSet", "headSet", "tailSet", "stream", "parallelStream", "reversed");
 
-    private void escape(SourceValue v) {
+    /** The objects `v` may be, leaving at instruction `at`. */
+    private void escape(int at, SourceValue v) {
         Set<AbstractInsnNode> origins = new HashSet<>();
         trace(v, origins, new HashSet<>());
-        escaped.addAll(origins);
+        for (AbstractInsnNode n : origins) escapes.computeIfAbsent(n, k -> new HashSet<>()).add(at);
+    }
+
+    /** The instructions reachable from where `n`'s object leaves (not the leaving instructions themselves, unless in a loop). */
+    private BitSet runsAfterEscape(AbstractInsnNode n) {
+        BitSet seen = afterEscape.get(n);
+        if (seen != null) return seen;
+        seen = new BitSet(insns.size());
+        ArrayDeque<Integer> work = new ArrayDeque<>();
+        for (int e : escapes.get(n)) work.addAll(successors.getOrDefault(e, Set.of()));
+        while (!work.isEmpty()) {
+            int i = work.pop();
+            if (seen.get(i)) continue;
+            seen.set(i);
+            work.addAll(successors.getOrDefault(i, Set.of()));
+        }
+        afterEscape.put(n, seen);
+        return seen;
     }
 
     /**
