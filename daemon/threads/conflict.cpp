@@ -162,7 +162,10 @@ void splits_of_failing(const core::ThreadSchedule& failing, const std::vector<st
       const std::size_t j = on_target[y];
       if (!is_data(f[j].op) || !is_write(f[j].op)) continue;
       const bool split_in_passing = there[i] && there[j] && there[k] && *there[i] < *there[j] && *there[j] < *there[k];
-      if (!split_in_passing) out.offer(split_tier0, {j, i}, Conflict{f[i], f[j], there[i] && there[j] && *there[j] < *there[i]});
+      if (split_in_passing) continue;
+      Conflict c{f[i], f[j], there[i] && there[j] && *there[j] < *there[i]};
+      c.split = true;
+      out.offer(split_tier0, {j, i}, std::move(c));
     }
   }
 }

@@ -25,6 +25,7 @@ struct Conflict {
   bool order_differs = false;  // false: the fallback (the last such pair of the failing schedule)
   bool from_deadlock = false;  // the failing schedule's deadlock: `first` took what `second` waits for
   bool second_absent = false;  // `second` is the passing schedule's: the failing one's listed steps lack it
+  bool split = false;          // `first` (a read) and its thread's next write on the target were split by `second`
 };
 
 // When the failing schedule deadlocked: the first blocked thread that waits for a monitor or

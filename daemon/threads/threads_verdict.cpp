@@ -62,6 +62,9 @@ std::string conflict_phrase(const Subject& s, const core::ThreadSchedule* failin
            run_name(*s.passing) + ") it came first";
   if (conflict->order_differs)
     return a + " came before " + b + where + ", and after it in the passing one (" + run_name(*s.passing) + ")";
+  if (conflict->split)
+    return a + " and that thread's next write there were split by " + b + where + ", which the passing schedule (" +
+           run_name(*s.passing) + ") did not do";
   return "the last operations of two threads on one target" + where + " were " + a + " then " + b +
          " (their order in the passing schedule, " + run_name(*s.passing) + ", could not be matched)";
 }

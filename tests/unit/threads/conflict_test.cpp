@@ -173,6 +173,7 @@ TEST_CASE("a check-then-act split by another thread's act comes before a later r
                               step(2, "call_read", map, "check"), step(2, "call_read", map, "get")});
   auto c = find_conflict(failing, passing);
   REQUIRE(c);
+  CHECK(c->split);
   CHECK(c->first == ScheduleStep{1, "call_read", map, "check"});
   CHECK(c->second == ScheduleStep{2, "call_write", map, "put"});
 }

@@ -130,3 +130,17 @@ TEST_CASE("threads agent: a task handed to a single-thread executor with a proje
     if (!r.failed) CHECK(write_target == read_target);
   }
 }
+
+TEST_CASE("threads agent: awaitTermination on a single-thread executor waits in the model: never fails, exact", "[threads_agent]") {
+  auto runs = probe("await_termination", "random", 1, 10);
+  CHECK(count_failed(runs) == 0);
+  for (const auto& r : runs) {
+    INFO("seed " << r.seed << ": " << r.error << " " << r.record.dump());
+    CHECK(r.record.at("exact") == true);
+    bool waited = false;
+    for (const auto& s : r.record.at("steps"))
+      if (s.at("thread") == 0 && s.at("op") == "wait" && s.at("target").get<std::string>().starts_with("java.util.concurrent.Executors$"))
+        waited = true;
+    CHECK(waited);
+  }
+}

@@ -122,6 +122,15 @@ final class CollectionScenarios {
         }
     }
 
+    /** The same task waited for with shutdown and awaitTermination: never fails, exactly. */
+    static void awaitTermination() throws InterruptedException {
+        Audit audit = new Audit();
+        audit.record("placed");
+        audit.writer.shutdown();
+        if (!audit.writer.awaitTermination(5, java.util.concurrent.TimeUnit.SECONDS)) throw new AssertionError("not terminated");
+        if (audit.entries.size() != 1) throw new AssertionError("not audited");
+    }
+
     /** A task on a single-thread executor (a wrapper of a pool) with a project ThreadFactory, not waited for. */
     static void singleThreadExecutor() {
         Audit audit = new Audit();

@@ -215,6 +215,7 @@ final class Scenarios {
             case "confined_locals": CollectionScenarios.confinedLocals(); break;
             case "timed_join_deadlock": CollectionScenarios.timedJoinDeadlock(); break;
             case "single_thread_executor": CollectionScenarios.singleThreadExecutor(); break;
+            case "await_termination": CollectionScenarios.awaitTermination(); break;
             default: throw new IllegalArgumentException("no scenario " + name);
         }
     }

@@ -264,6 +264,23 @@ public final class Sched {
     }
 
     /**
+     * ExecutorService.awaitTermination on the JDK's pools (and their wrappers): a "wait" step on
+     * the executor, enabled once it has terminated (its workers ended: controlled ones end under
+     * control), timing out on the model's clock; then the real call, which returns at once when it
+     * has. A ForkJoinPool's is a blocking call (its workers are not controlled); a project's or a
+     * library's executor is rewritten code whose own steps do.
+     */
+    public static boolean awaitTermination(java.util.concurrent.ExecutorService e, long time, TimeUnit unit, String site)
+            throws InterruptedException {
+        if (e instanceof java.util.concurrent.ForkJoinPool) {
+            blocking("java.util.concurrent.ForkJoinPool.awaitTermination", site);
+        } else if (jdkClass(e)) {
+            if (awaitUntil(e, e::isTerminated, Math.max(0, unit.toMillis(time)), site) && !e.isTerminated()) return false;  // timed out
+        }
+        return e.awaitTermination(time, unit);
+    }
+
+    /**
      * A FutureTask's get, and a CompletableFuture's outside a ForkJoin worker (which would help
      * run other tasks while it waits), is a modelled wait; another JDK future's a blocking call;
      * a future of the project or a library is rewritten code itself, whose own synchronisation

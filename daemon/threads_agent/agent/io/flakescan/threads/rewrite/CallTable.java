@@ -73,6 +73,10 @@ final class CallTable {
             replace("java/util/concurrent/" + o + ".get(JLjava/util/concurrent/TimeUnit;)Ljava/lang/Object;", "get",
                     "Ljava/util/concurrent/Future;");
         }
+        for (String o : new String[] {"ExecutorService", "ScheduledExecutorService", "AbstractExecutorService", "ThreadPoolExecutor",
+                "ScheduledThreadPoolExecutor"})
+            replace("java/util/concurrent/" + o + ".awaitTermination(JLjava/util/concurrent/TimeUnit;)Z", "awaitTermination",
+                    "Ljava/util/concurrent/ExecutorService;");
         String cf = "java/util/concurrent/CompletableFuture.";
         Rule async = new Rule(Action.HAND_OFF_ARGUMENT, "hand_off", null);
         EXACT.put(cf + "supplyAsync(Ljava/util/function/Supplier;Ljava/util/concurrent/Executor;)Ljava/util/concurrent/CompletableFuture;", async);
