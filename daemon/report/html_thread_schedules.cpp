@@ -23,7 +23,7 @@ std::string op_label(const std::string& op) {
   static const std::pair<const char*, const char*> names[] = {
       {"monitor_enter", "enter"},  {"monitor_exit", "exit"},   {"field_read", "read"},  {"field_write", "write"},
       {"thread_start", "start"},   {"thread_join", "join"},    {"thread_end", "end"},   {"notify_all", "notifyAll"},
-      {"try_lock", "tryLock"},     {"blocking_call", "blocking"}};
+      {"try_lock", "tryLock"},     {"blocking_call", "blocking"}, {"call_read", "read()"},  {"call_write", "write()"}};
   for (auto [from, to] : names)
     if (op == from) return to;
   return op;

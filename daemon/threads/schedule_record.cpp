@@ -258,4 +258,29 @@ std::string describe_deadlock(std::string_view deadlock_json) {
   return out.empty() ? std::string(deadlock_json.substr(0, 400)) : out;
 }
 
+std::vector<DeadlockedThread> deadlocked_threads(std::string_view deadlock_json) {
+  json j = json::parse(deadlock_json, nullptr, false);
+  std::vector<DeadlockedThread> out;
+  if (!j.is_object() || !j.contains("threads") || !j["threads"].is_array()) return out;
+  for (const auto& t : j["threads"]) {
+    if (!t.is_object() || !t.contains("thread") || !t["thread"].is_number_integer() || !t.contains("waits_for") ||
+        !t["waits_for"].is_object())
+      continue;
+    DeadlockedThread d;
+    d.thread = t["thread"].get<int>();
+    const auto& w = t["waits_for"];
+    d.waits_for = {d.thread, text_of(w, "op"), text_of(w, "target"), text_of(w, "site")};
+    if (auto h = t.find("holds"); h != t.end() && h->is_array())
+      for (const auto& lock : *h)
+        if (lock.is_object()) d.holds.push_back({d.thread, "", text_of(lock, "target"), text_of(lock, "site")});
+    out.push_back(std::move(d));
+  }
+  return out;
+}
+
+std::string deadlock_noticed_when(std::string_view deadlock_json) {
+  json j = json::parse(deadlock_json, nullptr, false);
+  return j.is_object() ? text_of(j, "noticed_when") : std::string();
+}
+
 }  // namespace flakescan::threads

@@ -63,4 +63,19 @@ std::string conflict_text(const core::ScheduleStep& first, const core::ScheduleS
 // at p.C.m(C.java:9); ..."); the compact JSON itself when its shape is not known.
 std::string describe_deadlock(std::string_view deadlock_json);
 
+// One blocked thread of a deadlock object, as far as its shape is the contract's: the monitor or
+// lock it waits for (op may be empty in older records) and those it holds.
+struct DeadlockedThread {
+  int thread = -1;
+  core::ScheduleStep waits_for;  // thread, op, target, site
+  std::vector<core::ScheduleStep> holds;  // thread, target, site (op empty)
+};
+// The deadlock's threads in its order; entries without a thread number or a waits_for object are left out.
+std::vector<DeadlockedThread> deadlocked_threads(std::string_view deadlock_json);
+
+// The deadlock's "noticed_when" ("thread 0's timed join timed out": a wait-for cycle found when a
+// timed wait timed out, the test going on to fail its own way); empty when the deadlock ended
+// the test (or the object does not say).
+std::string deadlock_noticed_when(std::string_view deadlock_json);
+
 }  // namespace flakescan::threads

@@ -57,8 +57,14 @@ std::string conflict_phrase(const Subject& s, const core::ThreadSchedule* failin
                             run_name(*s.failing) + ")";
   if (!failing || !conflict) return "no two threads met on one target in the recorded steps" + where;
   const std::string a = op_phrase(*failing, conflict->first), b = op_phrase(*failing, conflict->second);
+  if (conflict->second_absent)
+    return a + where + " came with no " + b + " before it (that one never came in the failing schedule's steps), while in the passing one (" +
+           run_name(*s.passing) + ") it came first";
   if (conflict->order_differs)
     return a + " came before " + b + where + ", and after it in the passing one (" + run_name(*s.passing) + ")";
+  if (conflict->split)
+    return a + " and that thread's next write there were split by " + b + where + ", which the passing schedule (" +
+           run_name(*s.passing) + ") did not do";
   return "the last operations of two threads on one target" + where + " were " + a + " then " + b +
          " (their order in the passing schedule, " + run_name(*s.passing) + ", could not be matched)";
 }
@@ -91,6 +97,23 @@ void schedule_details(const Subject& s, core::Evidence& e, const std::optional<C
   d["replayed"] = replay_confirms(s) ? "true" : "false";
 }
 
+// A confirmed failure whose failing schedule deadlocked: the deadlock sentence first. A deadlock
+// noticed behind a timed wait did not end the test; the test failed its own way afterwards.
+std::string deadlock_reason(const Subject& s, const core::ThreadSchedule& failing) {
+  const auto& spec = *s.failing->spec.schedule;
+  const std::string noticed = deadlock_noticed_when(failing.deadlock);
+  const auto* replayed = record_of(*s.replay);
+  const std::string again = replayed && replayed->deadlocked() ? "deadlocked again" : "failed the same way";
+  std::string out = "deadlock: " + describe_deadlock(failing.deadlock);
+  if (!noticed.empty()) {
+    const auto* r = result_of(*s.failing);
+    out += "; noticed when " + noticed + ", after which the test failed its own way" +
+           (r && !r->exception_type.empty() ? " (" + r->exception_type + ")" : "");
+  }
+  return out + " (seed " + std::to_string(spec.seed) + ", " + run_name(*s.failing) + "; the replay, " + run_name(*s.replay) + ", " +
+         again + "), while another schedule passed (" + run_name(*s.passing) + ")";
+}
+
 // A failure and a pass under two schedules: concurrency when the replay confirms it.
 void flaky_verdict(const Subject& s, core::Verdict& v) {
   auto& e = v.evidence;
@@ -116,9 +139,7 @@ void flaky_verdict(const Subject& s, core::Verdict& v) {
   }
   v.category = core::Category::concurrency;
   if (failing && failing->deadlocked()) {
-    e.reason = "deadlock: " + describe_deadlock(failing->deadlock) + " (seed " + std::to_string(spec.seed) + ", " +
-               run_name(*s.failing) + "; the replay, " + run_name(*s.replay) + ", deadlocked again), while another schedule passed (" +
-               run_name(*s.passing) + ")" + tail;
+    e.reason = deadlock_reason(s, *failing) + tail;
     return;
   }
   e.reason = "fails under one interleaving of its threads and passes under another: " + conflict_phrase(s, failing, conflict) +

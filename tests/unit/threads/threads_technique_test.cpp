@@ -161,6 +161,27 @@ TEST_CASE("a deadlock in one schedule and a pass in another: flaky/concurrency, 
   CHECK(has(v.evidence.reason, "the replay, run 3, deadlocked again"));
 }
 
+TEST_CASE("a deadlock noticed behind a timed join leads the reason, and the test's own failure follows", "[threads][technique]") {
+  ScriptedLog log;
+  const auto& t = threads_test::transfer;
+  log.script[t] = {"timed-deadlock-fail.results", "deadlock-pass.results"};
+  log.replays[t] = "timed-deadlock-replay-fail.results";
+  auto v = only(detect_concurrency(input_for({t}), log));
+  CHECK(v.verdict == core::VerdictKind::flaky);
+  CHECK(v.category == core::Category::concurrency);
+  REQUIRE(v.evidence.details.contains("deadlock"));
+  CHECK(has(v.evidence.details.at("deadlock"), "noticed_when"));
+  CHECK(v.evidence.reason.starts_with("deadlock: thread 1 (alice-to-bob) holds example.threads.Account@o1"));
+  CHECK(has(v.evidence.reason, "; noticed when thread 0's timed join timed out, after which the test failed its own way "
+                               "(java.lang.AssertionError)"));
+  CHECK(has(v.evidence.reason, "the replay, run 3, deadlocked again"));
+  // The conflict is the deadlock's: thread 2 took Account@o2 at line 8, thread 1 waits for it at line 9.
+  CHECK(v.evidence.details.at("conflict") == conflict_text({2, "monitor_enter", "example.threads.Account@o2",
+                                                            "example.threads.Bank.transfer(Bank.java:8)"},
+                                                           {1, "monitor_enter", "example.threads.Account@o2",
+                                                            "example.threads.Bank.transfer(Bank.java:9)"}));
+}
+
 TEST_CASE("a failing schedule that was not exact is still an observation, and the reason says so", "[threads][technique]") {
   ScriptedLog log;
   log.script[counter] = {"counter-inexact-fail.results", "counter-pass.results"};

@@ -209,6 +209,13 @@ final class Scenarios {
             case "wait_on_jdk_object": LibraryScenarios.waitOnJdkObject(); break;
             case "wait_until_blocked": waitUntilBlocked(); break;
             case "completable_future": LibraryScenarios.completableFuture(); break;
+            case "check_then_act": CollectionScenarios.checkThenAct(); break;
+            case "check_then_act_synchronized": CollectionScenarios.checkThenActSynchronized(); break;
+            case "check_then_act_concurrent": CollectionScenarios.checkThenActConcurrent(); break;
+            case "confined_locals": CollectionScenarios.confinedLocals(); break;
+            case "timed_join_deadlock": CollectionScenarios.timedJoinDeadlock(); break;
+            case "single_thread_executor": CollectionScenarios.singleThreadExecutor(); break;
+            case "await_termination": CollectionScenarios.awaitTermination(); break;
             default: throw new IllegalArgumentException("no scenario " + name);
         }
     }

@@ -1,5 +1,6 @@
 package io.flakescan.threads;
 
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -13,15 +14,8 @@ final class Deadlocks {
     private Deadlocks() {}
 
     static void declare(Session s, List<ThreadState> blocked, boolean outsideBlocked) {
-        Json j = new Json().beginObject();
         StringBuilder message = new StringBuilder("deadlock: ");
-        j.key("threads").beginArray();
-        for (int i = 0; i < blocked.size(); i++) {
-            ThreadState t = blocked.get(i);
-            describe(s, t, j, message);
-            if (i + 1 < blocked.size()) message.append("; ");
-        }
-        j.endArray();
+        Json j = describeAll(s, blocked, message);
         if (outsideBlocked) {
             message.append(" (threads outside control were blocked for 1 s too)");
             j.key("outside_blocked").bool(true);
@@ -36,6 +30,62 @@ final class Deadlocks {
         victim.status = ThreadState.Status.RUNNING;
         s.holder = victim;
         s.notifyAll();
+    }
+
+    /**
+     * A timed wait is about to time out because nothing else can run (Stuck): when threads among
+     * `waiting` wait for each other in a cycle (each for a monitor or lock the next one holds, or
+     * for its end), that is a deadlock behind the timeout. It becomes the record's deadlock (the
+     * first one noticed), with `noticed_when`; nobody gets a DeadlockError: the timed wait times
+     * out and the test goes on, failing its own way.
+     */
+    static void noticeCycle(Session s, List<ThreadState> waiting, ThreadState timingOut) {
+        if (s.deadlockJson != null) return;
+        List<ThreadState> cycle = cycle(s, waiting);
+        if (cycle == null) return;
+        StringBuilder message = new StringBuilder("deadlock: ");
+        Json j = describeAll(s, cycle, message);
+        String noticed = "thread " + timingOut.index + "'s timed " + opWord(timingOut.pending) + " timed out";
+        message.append(" (noticed when ").append(noticed).append(')');
+        j.key("noticed_when").string(noticed).key("message").string(message.toString()).endObject();
+        s.deadlockJson = j.toString();
+    }
+
+    private static String opWord(Op op) {
+        switch (op.kind) {
+            case THREAD_JOIN: return "join";
+            case LOCK: return "tryLock";
+            case PARK: return "park";
+            case MONITOR_ENTER: return "wait";  // a wait's return
+            default: return op.kind.json;
+        }
+    }
+
+    /** The first wait-for cycle among `waiting` (in index order), each member blocked without a timeout; null when none. */
+    private static List<ThreadState> cycle(Session s, List<ThreadState> waiting) {
+        for (ThreadState start : waiting) {
+            List<ThreadState> path = new ArrayList<>();
+            ThreadState t = start;
+            while (t != null && !path.contains(t)) {
+                if (t.status != ThreadState.Status.WAITING || Model.timed(t.pending) || s.model.enabled(t)) break;
+                path.add(t);
+                t = holderOf(s, t.pending);
+            }
+            if (t != null && path.contains(t)) return path.subList(path.indexOf(t), path.size());
+        }
+        return null;
+    }
+
+    /** An open object {"threads": [each of `blocked`]}, and the message's sentence for them. */
+    private static Json describeAll(Session s, List<ThreadState> blocked, StringBuilder message) {
+        Json j = new Json().beginObject();
+        j.key("threads").beginArray();
+        for (int i = 0; i < blocked.size(); i++) {
+            describe(s, blocked.get(i), j, message);
+            if (i + 1 < blocked.size()) message.append("; ");
+        }
+        j.endArray();
+        return j;
     }
 
     private static void describe(Session s, ThreadState t, Json j, StringBuilder message) {

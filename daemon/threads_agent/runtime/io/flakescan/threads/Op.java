@@ -11,7 +11,8 @@ final class Op {
         MONITOR_ENTER("monitor_enter"), MONITOR_EXIT("monitor_exit"), WAIT("wait"), NOTIFY("notify"),
         NOTIFY_ALL("notify_all"), THREAD_START("thread_start"), THREAD_JOIN("thread_join"), THREAD_END("thread_end"),
         PARK("park"), UNPARK("unpark"), INTERRUPT("interrupt"), LOCK("lock"), UNLOCK("unlock"), TRY_LOCK("try_lock"), ATOMIC("atomic"),
-        FIELD_READ("field_read"), FIELD_WRITE("field_write"), SLEEP("sleep"), YIELD("yield"), BLOCKING_CALL("blocking_call");
+        FIELD_READ("field_read"), FIELD_WRITE("field_write"), CALL_READ("call_read"), CALL_WRITE("call_write"), SLEEP("sleep"),
+        YIELD("yield"), BLOCKING_CALL("blocking_call");
 
         final String json;
 
@@ -70,7 +71,7 @@ final class Op {
     }
 
     boolean isRead() {
-        return kind == Kind.FIELD_READ;
+        return kind == Kind.FIELD_READ || kind == Kind.CALL_READ;
     }
 
     /** POS: two operations conflict when they are on one target and not both reads. */

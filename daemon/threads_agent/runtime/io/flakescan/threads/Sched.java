@@ -2,16 +2,11 @@ package io.flakescan.threads;
 
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ForkJoinWorkerThread;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
-import java.util.concurrent.FutureTask;
-import java.util.concurrent.ScheduledThreadPoolExecutor;
-import java.util.concurrent.SynchronousQueue;
-import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.function.BooleanSupplier;
 import java.util.concurrent.locks.Lock;
 import java.util.concurrent.locks.LockSupport;
 
@@ -221,28 +216,16 @@ public final class Sched {
 
     public static void before(Object receiver, String op, String site) {
         if (op.equals("hand_off")) {
-            handOff(receiver, site);
+            HandOffs.before(receiver, site);
             return;
         }
         Op.Kind kind = op.equals("notify") ? Op.Kind.NOTIFY : op.equals("notify_all") ? Op.Kind.NOTIFY_ALL : Op.Kind.ATOMIC;
         point(kind, receiver, null, site);
     }
 
-    /**
-     * Before execute/submit on a ThreadPoolExecutor: when a worker is free for the task (one is
-     * idle, or the pool will start one), deciding waits until a thread arrives with it, so the
-     * worker's first step does not race the schedule. Not a step itself.
-     */
-    private static void handOff(Object executor, String site) {
-        ThreadState me = controlled(site);
-        if (me == null || !(executor instanceof ThreadPoolExecutor) || executor instanceof ScheduledThreadPoolExecutor) return;
-        ThreadPoolExecutor pool = (ThreadPoolExecutor) executor;
-        if (pool.isShutdown()) return;
-        int active = pool.getActiveCount();
-        int size = pool.getPoolSize();
-        boolean free = active < pool.getMaximumPoolSize()
-                && (size < pool.getCorePoolSize() || active < size || pool.getQueue() instanceof SynchronousQueue);
-        if (free) me.session.expectArrival();
+    /** A call on a JDK object that is not thread-safe: see Calls. op: "call_read" or "call_write". */
+    public static void call(Object receiver, String op, String site) {
+        if (Session.active != null) Calls.point(receiver, op, site);
     }
 
     // ---- fields
@@ -263,84 +246,26 @@ public final class Sched {
         if (Session.active != null) point(Op.Kind.FIELD_WRITE, null, field, site);
     }
 
-    // ---- waits for a condition: CountDownLatch.await, FutureTask.get
+    // ---- waits for a condition: see Waits
 
-    /** After the model's wait the real await still runs (at once, the count being zero), so a
-     *  subclass's override of it runs too. */
-    public static void await(CountDownLatch latch, String site) throws InterruptedException {
-        awaitUntil(latch, () -> latch.getCount() == 0, -1, site);
-        latch.await();
-    }
+    public static void await(CountDownLatch latch, String site) throws InterruptedException { Waits.await(latch, site); }
 
     public static boolean await(CountDownLatch latch, long time, TimeUnit unit, String site) throws InterruptedException {
-        if (!awaitUntil(latch, () -> latch.getCount() == 0, Math.max(0, unit.toMillis(time)), site) || latch.getCount() == 0)
-            return latch.await(time, unit);
-        return false;  // timed out in the model
+        return Waits.await(latch, time, unit, site);
     }
 
-    /**
-     * A FutureTask's get, and a CompletableFuture's outside a ForkJoin worker (which would help
-     * run other tasks while it waits), is a modelled wait; another JDK future's a blocking call;
-     * a future of the project or a library is rewritten code itself, whose own synchronisation
-     * (park, monitors, latches) is scheduled, so its get runs as it is.
-     */
-    public static Object get(Future<?> f, String site) throws InterruptedException, ExecutionException {
-        if (modelledWait(f)) {
-            if (!awaitUntil(f, f::isDone, -1, site)) return f.get();
-        } else if (jdkClass(f)) {
-            blocking(f.getClass().getName() + ".get", site);
-        }
-        return f.get();
+    public static boolean awaitTermination(ExecutorService e, long time, TimeUnit unit, String site) throws InterruptedException {
+        return Waits.awaitTermination(e, time, unit, site);
     }
+
+    public static Object get(Future<?> f, String site) throws InterruptedException, ExecutionException { return Waits.get(f, site); }
 
     public static Object get(Future<?> f, long time, TimeUnit unit, String site)
             throws InterruptedException, ExecutionException, TimeoutException {
-        if (!modelledWait(f)) {
-            if (jdkClass(f)) blocking(f.getClass().getName() + ".get", site);
-            return f.get(time, unit);
-        }
-        if (!awaitUntil(f, f::isDone, Math.max(0, unit.toMillis(time)), site)) return f.get(time, unit);
-        if (!f.isDone()) throw new TimeoutException();
-        return f.get();
+        return Waits.get(f, time, unit, site);
     }
 
-    public static Object joinFuture(CompletableFuture<?> f, String site) {
-        if (modelledWait(f)) {
-            try {
-                awaitUntil(f, f::isDone, -1, site);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();  // join does not throw it; the flag stays set
-            }
-        } else {
-            blocking("java.util.concurrent.CompletableFuture.join", site);
-        }
-        return f.join();
-    }
-
-    private static boolean modelledWait(Future<?> f) {
-        return f instanceof FutureTask || f instanceof CompletableFuture && !(Thread.currentThread() instanceof ForkJoinWorkerThread);
-    }
-
-    private static boolean jdkClass(Object o) {
-        ClassLoader loader = o.getClass().getClassLoader();
-        return loader == null || loader == ClassLoader.getPlatformClassLoader();
-    }
-
-    /**
-     * A "wait" step on `target` that is enabled once `until` holds (or the timeout passes when
-     * nothing else can run). False when the thread is not under control: wait for real.
-     */
-    private static boolean awaitUntil(Object target, BooleanSupplier until, long ms, String site) throws InterruptedException {
-        ThreadState me = controlled(site);
-        if (me == null) return false;
-        if (Thread.interrupted()) throw new InterruptedException();
-        Op op = new Op(Op.Kind.WAIT, target, null, site).timed(ms).interruptible();
-        op.until = until;
-        Op done = me.session.pass(me, op);
-        if (done == null) return false;
-        if (done.interrupted) throw new InterruptedException();
-        return true;
-    }
+    public static Object joinFuture(CompletableFuture<?> f, String site) { return Waits.joinFuture(f, site); }
 
     // ---- LockSupport and locks: see ParkAndLocks
 

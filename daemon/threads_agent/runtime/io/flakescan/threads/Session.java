@@ -75,11 +75,17 @@ final class Session {
         if (!controlling || Watchdog.excluded(t)) return null;
         ThreadState ts = byThread.get(t);
         if (ts == null) {
-            ts = register(t, ThreadState.Status.ARRIVING);
-            ts.realStarted = true;
-            ts.adoptedAt = site;
+            ThreadState by = holder != null && holder.handOffBefore != null && !holder.handOffBefore.contains(t) ? holder : null;
+            if (by != null) {
+                HandOffs.register(this, t, by);
+            } else {
+                ts = register(t, ThreadState.Status.ARRIVING);
+                ts.realStarted = true;
+                ts.adoptedAt = site;
+                arrived(ts, "came under control at its first point on its own time (started by code that is not rewritten)");
+            }
+            ts = byThread.get(t);
             if (holder != null && contendedSince == 0) contendedSince = System.nanoTime();
-            arrived(ts, "came under control at its first point on its own time (started by code that is not rewritten)");
         }
         switch (ts.status) {
             case ENDED: case RELEASED: case ABANDONED: return null;
@@ -97,6 +103,7 @@ final class Session {
         try {
             synchronized (this) {
                 if (!controlling || me.status == ThreadState.Status.RELEASED) return null;
+                if (me.handOffBefore != null) HandOffs.ended(this, me);
                 if (holder == me) holder = null;
                 if (me.status == ThreadState.Status.OUTSIDE) {
                     model.lockEpoch++;
@@ -179,7 +186,7 @@ final class Session {
      */
     private void orderNewcomers() {
         List<ThreadState> fresh = new ArrayList<>();
-        for (ThreadState t : threads) if (t.adoptedAt != null && !t.stepped) fresh.add(t);
+        for (ThreadState t : threads) if ((t.adoptedAt != null || t.handedOff) && !t.stepped) fresh.add(t);
         if (fresh.size() < 2) return;
         List<Integer> slots = new ArrayList<>();
         for (ThreadState t : fresh) slots.add(t.index);
@@ -265,6 +272,13 @@ final class Session {
     /** A task was handed to a pool that has a thread free for it: deciding waits for that thread. */
     synchronized void expectArrival() {
         if (expectedArrivals++ == 0) expectedSince = System.nanoTime();
+    }
+
+    /** `me`, running, is about to hand a task to an executor; `before` are the threads alive now (HandOffs). */
+    synchronized void handingOff(ThreadState me, String site, java.util.Set<Thread> before) {
+        if (me.handOffBefore != null) HandOffs.ended(this, me);
+        me.handOffBefore = before;
+        me.handOffSite = site;
     }
 
     /** A thread met at its first point, or back from its pool's idle wait: the arrival a hand-off expected, if any. */

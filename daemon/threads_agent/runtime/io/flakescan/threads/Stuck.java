@@ -31,6 +31,7 @@ final class Stuck {
         for (ThreadState t : waiting)
             if (Model.timed(t.pending) && (first == null || t.pending.deadline < first.pending.deadline)) first = t;
         if (first != null) {
+            Deadlocks.noticeCycle(s, waiting, first);
             if (s.model.virtualTime && first.pending.deadline > s.model.virtualMs) s.model.virtualMs = first.pending.deadline;
             first.pending.timedOut = true;
             return true;
@@ -45,12 +46,7 @@ final class Stuck {
 
     /** Whether a live thread this session does not know (nor excludes) is running or runnable. */
     private static boolean strangersRunning(Session s) {
-        ThreadGroup root = Thread.currentThread().getThreadGroup();
-        while (root.getParent() != null) root = root.getParent();
-        Thread[] all = new Thread[root.activeCount() + 16];
-        int n = root.enumerate(all, true);
-        for (int i = 0; i < n; i++) {
-            Thread t = all[i];
+        for (Thread t : HandOffs.liveList()) {
             if (s.byThread.containsKey(t) || Watchdog.excluded(t)) continue;
             Thread.State st = t.getState();
             if (st == Thread.State.RUNNABLE || st == Thread.State.BLOCKED) return true;

@@ -57,6 +57,11 @@ final class ThreadState {
     int repeats;
     /** Left control to wait for work in its ThreadPoolExecutor (getTask); its return is a hand-off's arrival. */
     boolean idle;
+    /** A hand-off to an executor in progress (HandOffs): the threads alive before it, and its site. */
+    java.util.Set<Thread> handOffBefore;
+    String handOffSite;
+    /** Started by an executor during a hand-off from rewritten code (Session.handedOff). */
+    boolean handedOff;
     /** An interrupt that arrived while waiting in the scheduler, to hand back afterwards. */
     boolean interruptPending;
     DeadlockError deadlock;

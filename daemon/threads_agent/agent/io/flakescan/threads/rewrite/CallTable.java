@@ -14,14 +14,15 @@ import org.objectweb.asm.tree.MethodInsnNode;
  * preceded by a point on its receiver (BEFORE: atomics, CountDownLatch.countDown,
  * Condition.signal), preceded by a hand-off of its last argument, an executor
  * (HAND_OFF_ARGUMENT: CompletableFuture.supplyAsync/runAsync), or replaced by the
- * virtual clock (CLOCK). docs/threads.md lists what is modelled and what is not.
+ * virtual clock (CLOCK), or preceded by a read or write step on a receiver that is not
+ * thread-safe (UNSAFE_CALL: UnsafeCalls). docs/threads.md lists what is modelled and what is not.
  */
 final class CallTable {
-    enum Action { REPLACE, BLOCKING, BEFORE, CLOCK, HAND_OFF_ARGUMENT }
+    enum Action { REPLACE, BLOCKING, BEFORE, CLOCK, HAND_OFF_ARGUMENT, UNSAFE_CALL }
 
     static final class Rule {
         final Action action;
-        /** REPLACE/CLOCK: the Sched method; BLOCKING: the call's name; BEFORE: the op. */
+        /** REPLACE/CLOCK: the Sched method; BLOCKING: the call's name; BEFORE, UNSAFE_CALL: the op. */
         final String target;
         /** REPLACE: the receiver's descriptor (non-static calls). */
         final String receiver;
@@ -72,6 +73,10 @@ final class CallTable {
             replace("java/util/concurrent/" + o + ".get(JLjava/util/concurrent/TimeUnit;)Ljava/lang/Object;", "get",
                     "Ljava/util/concurrent/Future;");
         }
+        for (String o : new String[] {"ExecutorService", "ScheduledExecutorService", "AbstractExecutorService", "ThreadPoolExecutor",
+                "ScheduledThreadPoolExecutor"})
+            replace("java/util/concurrent/" + o + ".awaitTermination(JLjava/util/concurrent/TimeUnit;)Z", "awaitTermination",
+                    "Ljava/util/concurrent/ExecutorService;");
         String cf = "java/util/concurrent/CompletableFuture.";
         Rule async = new Rule(Action.HAND_OFF_ARGUMENT, "hand_off", null);
         EXACT.put(cf + "supplyAsync(Ljava/util/function/Supplier;Ljava/util/concurrent/Executor;)Ljava/util/concurrent/CompletableFuture;", async);
@@ -136,7 +141,8 @@ final class CallTable {
             return new Rule(Action.BEFORE, "atomic", null);
         if (call.getOpcode() == Opcodes.INVOKEVIRTUAL && isThreadCall(call) && hierarchy.extendsClass(call.owner, THREAD))
             return new Rule(Action.REPLACE, call.name, "L" + THREAD + ";");
-        return null;
+        String unsafe = UnsafeCalls.op(call);
+        return unsafe == null ? null : new Rule(Action.UNSAFE_CALL, unsafe, null);
     }
 
     private static boolean isLockCall(MethodInsnNode call) {

@@ -32,6 +32,8 @@ final class MethodRewriter {
     private final boolean constructor;
     private int line = -1;
     private boolean changed;
+    /** Calls on objects that never leave this method (null: none); worked out before anything changes. */
+    private ConfinedObjects confined;
 
     MethodRewriter(ClassNode owner, MethodNode method, Hierarchy hierarchy) {
         this.owner = owner;
@@ -43,6 +45,7 @@ final class MethodRewriter {
     /** Rewrites the method; true when anything changed. */
     boolean rewrite() {
         if (method.instructions.size() == 0 || method.name.equals("<clinit>") || (method.access & Opcodes.ACC_BRIDGE) != 0) return false;
+        confined = ConfinedObjects.of(owner.name, method);
         for (AbstractInsnNode insn : method.instructions.toArray()) {
             if (insn instanceof LineNumberNode) line = ((LineNumberNode) insn).line;
             else if (insn.getOpcode() == Opcodes.MONITORENTER) monitor(insn, "monitorEnter", Opcodes.MONITORENTER);
@@ -150,15 +153,19 @@ final class MethodRewriter {
                 l.add(new LdcInsnNode(site()));
                 l.add(new MethodInsnNode(Opcodes.INVOKESTATIC, SCHED, "blocking", "(Ljava/lang/String;Ljava/lang/String;)V", false));
                 break;
+            case UNSAFE_CALL:  // a read or write step on the receiver, unless it never leaves this thread
+                if (confined != null && confined.receiverConfined(call)) return;
+                receiverPoint(l, call, "call", rule.target);
+                break;
             default:  // BEFORE: a point on the receiver, under the call's arguments
-                receiverPoint(l, call, rule.target);
+                receiverPoint(l, call, "before", rule.target);
         }
         method.instructions.insertBefore(call, l);
         changed = true;
     }
 
     /** Stores the arguments in fresh locals, passes the receiver to Sched.before, reloads them. */
-    private void receiverPoint(InsnList l, MethodInsnNode call, String op) {
+    private void receiverPoint(InsnList l, MethodInsnNode call, String hook, String op) {
         Type[] args = Type.getArgumentTypes(call.desc);
         int[] slots = new int[args.length];
         for (int i = 0; i < args.length; i++) {
@@ -167,7 +174,7 @@ final class MethodRewriter {
         }
         for (int i = args.length - 1; i >= 0; i--) l.add(new VarInsnNode(args[i].getOpcode(Opcodes.ISTORE), slots[i]));
         l.add(new InsnNode(Opcodes.DUP));
-        hook(l, "before", op);
+        hook(l, hook, op);
         for (int i = 0; i < args.length; i++) l.add(new VarInsnNode(args[i].getOpcode(Opcodes.ILOAD), slots[i]));
     }
 
