@@ -144,3 +144,13 @@ TEST_CASE("threads agent: awaitTermination on a single-thread executor waits in 
     CHECK(waited);
   }
 }
+
+TEST_CASE("threads agent: synchronized on a project subclass of Vector excludes the JDK's own synchronized remove: never fails",
+          "[threads_agent]") {
+  // JaConTeBe J3: the monitor of a project object whose JDK superclass locks this is the real one too.
+  for (const auto& r : probe("vector_subclass_monitor", "random", 1, 8)) {
+    INFO("seed " << r.seed << ": " << r.error);
+    CHECK(!r.failed);
+  }
+  CHECK(count_failed(probe("vector_subclass_monitor", "pct", 1, 8, pct_steps)) == 0);
+}
