@@ -200,6 +200,24 @@ final class LibraryScenarios {
         if (list.size() != 3) throw new AssertionError("size " + list.size());
     }
 
+    /**
+     * oldprobe.OldLocks from the directory in -Dthreadsprobe.old (a class file the test compiled
+     * and may have patched to an old version) in a loader of its own, so it is rewritten as it
+     * loads: its both() takes two monitors in opposite orders in two threads.
+     */
+    static void oldClassFile() throws Exception {
+        java.net.URL dir = new java.io.File(System.getProperty("threadsprobe.old")).toURI().toURL();
+        try (java.net.URLClassLoader loader = new java.net.URLClassLoader(new java.net.URL[] {dir}, LibraryScenarios.class.getClassLoader())) {
+            Class<?> c = Class.forName("oldprobe.OldLocks", true, loader);
+            try {
+                c.getMethod("both").invoke(null);
+            } catch (java.lang.reflect.InvocationTargetException e) {
+                if (e.getCause() instanceof Exception) throw (Exception) e.getCause();
+                throw (Error) e.getCause();
+            }
+        }
+    }
+
     /** wait and notify on a monitor the JDK could lock too (a list), with a flag: never fails or hangs. */
     static void waitOnJdkObject() throws InterruptedException {
         List<Integer> box = new ArrayList<>();
