@@ -144,3 +144,63 @@ TEST_CASE("threads agent: awaitTermination on a single-thread executor waits in 
     CHECK(waited);
   }
 }
+
+TEST_CASE("threads agent: synchronized on a project subclass of Vector excludes the JDK's own synchronized remove: never fails",
+          "[threads_agent]") {
+  // JaConTeBe J3: the monitor of a project object whose JDK superclass locks this is the real one too.
+  for (const auto& r : probe("vector_subclass_monitor", "random", 1, 8)) {
+    INFO("seed " << r.seed << ": " << r.error);
+    CHECK(!r.failed);
+  }
+  CHECK(count_failed(probe("vector_subclass_monitor", "pct", 1, 8, pct_steps)) == 0);
+}
+
+namespace {
+
+// oldprobe.OldLocks compiled with javac --release 8 into a fresh directory, its major version
+// patched to `major` (bytes 6-7 of the class file) when it is not 0.
+std::filesystem::path old_locks_dir(const std::string& name, int major) {
+  auto dir = temp_file(name, "");
+  std::filesystem::remove(dir);
+  std::filesystem::create_directories(dir);
+  auto out = flakescan::util::run_capture(
+      {"javac", "--release", "8", "-nowarn", "-d", dir.string(), THREADS_OLD_SOURCES "/oldprobe/OldLocks.java"}, 60s);
+  REQUIRE(out);
+  auto file = dir / "oldprobe" / "OldLocks.class";
+  REQUIRE(std::filesystem::exists(file));
+  std::fstream f(file, std::ios::in | std::ios::out | std::ios::binary);
+  unsigned char version[2];
+  f.seekg(6);
+  f.read(reinterpret_cast<char*>(version), 2);
+  REQUIRE(version[0] == 0);
+  REQUIRE(version[1] == 52);
+  if (major != 0) {
+    version[1] = static_cast<unsigned char>(major);
+    f.seekp(6);
+    f.write(reinterpret_cast<const char*>(version), 2);
+  }
+  return dir;
+}
+
+}  // namespace
+
+TEST_CASE("threads agent: a class file older than Java 6 is rewritten too: its lock-order deadlock is found as in a Java 8 one",
+          "[threads_agent]") {
+  // JaConTeBe J1: major versions below 50 used to load unchanged, silently, with exact records.
+  for (int major : {0, 49}) {
+    auto dir = old_locks_dir("old-" + std::to_string(major), major);
+    auto runs = probe("old_class_file", "random", 1, 8, {"-Dthreadsprobe.old=" + dir.string()});
+    std::filesystem::remove_all(dir);
+    std::size_t deadlocks = 0;
+    for (const auto& r : runs) {
+      INFO("major " << major << " seed " << r.seed << ": " << r.error);
+      CHECK(r.record.at("exact") == true);
+      if (!r.failed) continue;
+      CHECK(r.error.starts_with("io.flakescan.threads.DeadlockError: deadlock: "));
+      CHECK(r.error.find("oldprobe.OldLocks") != std::string::npos);
+      ++deadlocks;
+    }
+    INFO("major " << major);
+    CHECK(deadlocks > 0);
+  }
+}

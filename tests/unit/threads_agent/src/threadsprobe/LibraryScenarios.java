@@ -171,6 +171,53 @@ final class LibraryScenarios {
         if (list.size() != 4) throw new AssertionError("size " + list.size());
     }
 
+    /** A project subclass of a JDK class whose own methods lock this (JaConTeBe J3). */
+    static final class MyList extends java.util.Vector<Integer> {
+        private static final long serialVersionUID = 1L;
+    }
+
+    /**
+     * One thread reads a Vector subclass by index inside synchronized (list), the other calls
+     * list.remove(0), which the JDK synchronizes on list: correct, so it never fails.
+     */
+    static void vectorSubclassMonitor() throws InterruptedException {
+        MyList list = new MyList();
+        for (int i = 0; i < 4; i++) list.add(i);
+        Scenarios.Counter sum = new Scenarios.Counter();
+        Thread remover = new Thread(() -> {
+            sum.seen++;  // a scheduling point: the remove may come while the list is being read
+            list.remove(0);
+        });
+        remover.start();
+        synchronized (list) {
+            int n = list.size();
+            for (int i = 0; i < n; i++) {
+                sum.seen++;  // a scheduling point between size() and each get(i)
+                sum.count += list.get(i);
+            }
+        }
+        remover.join();
+        if (list.size() != 3) throw new AssertionError("size " + list.size());
+    }
+
+    /**
+     * oldprobe.OldLocks from the directory in -Dthreadsprobe.old (a class file the test compiled
+     * and may have patched to an old version) in a loader of its own, so it is rewritten as it
+     * loads: its both() takes two monitors in opposite orders in two threads.
+     */
+    static void oldClassFile() throws Exception {
+        java.net.URL dir = new java.io.File(System.getProperty("threadsprobe.old")).toURI().toURL();
+        try (java.net.URLClassLoader loader = new java.net.URLClassLoader(new java.net.URL[] {dir}, LibraryScenarios.class.getClassLoader())) {
+            Class<?> c = Class.forName("oldprobe.OldLocks", true, loader);
+            try {
+                c.getMethod("both").invoke(null);
+            } catch (java.lang.reflect.InvocationTargetException e) {
+                if (e.getCause() instanceof Exception) throw (Exception) e.getCause();
+                throw (Error) e.getCause();
+            }
+        }
+    }
+
     /** wait and notify on a monitor the JDK could lock too (a list), with a flag: never fails or hangs. */
     static void waitOnJdkObject() throws InterruptedException {
         List<Integer> box = new ArrayList<>();

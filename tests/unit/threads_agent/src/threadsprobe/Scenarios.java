@@ -207,6 +207,8 @@ final class Scenarios {
             case "subclassed_lock_and_task": LibraryScenarios.subclassedLockAndTask(); break;
             case "synchronized_list_iteration": LibraryScenarios.synchronizedListIteration(); break;
             case "wait_on_jdk_object": LibraryScenarios.waitOnJdkObject(); break;
+            case "vector_subclass_monitor": LibraryScenarios.vectorSubclassMonitor(); break;
+            case "old_class_file": LibraryScenarios.oldClassFile(); break;
             case "wait_until_blocked": waitUntilBlocked(); break;
             case "completable_future": LibraryScenarios.completableFuture(); break;
             case "check_then_act": CollectionScenarios.checkThenAct(); break;

@@ -4,7 +4,7 @@ package io.flakescan.threads;
  * Monitors, wait and notify for rewritten code (called through Sched). Under control the model
  * holds the monitor: enter and exit return whether the caller must also run the real
  * monitorenter or monitorexit. They must for an object of a JDK class (but a plain Object or a
- * Class): the JDK may synchronise on it itself (Collections.synchronizedList, Vector,
+ * Class) or of a project class that extends one (a Vector subclass): the JDK may synchronise on it itself (Collections.synchronizedList, Vector,
  * StringBuffer), and `synchronized (list) { iterate }` must keep its add() out. wait and notify
  * on such a monitor are the real ones; the model lets the monitor go around the real wait,
  * which runs outside control. Each thread that was ever controlled keeps a stack of its entries
@@ -27,13 +27,28 @@ final class Monitors {
         return true;
     }
 
-    /** An object the JDK's own code may synchronise on. */
+    /**
+     * An object the JDK's own code may synchronise on: of a JDK class other than Object and
+     * Class, or of a project class whose super chain reaches one (a subclass of Vector,
+     * Hashtable, Observable, StringBuffer, Thread, ...: their inherited synchronized methods
+     * lock this).
+     */
     private static boolean jdkMonitor(Object o) {
-        Class<?> c = o.getClass();
-        if (c == Object.class || o instanceof Class) return false;
-        ClassLoader loader = c.getClassLoader();
-        return loader == null || loader == ClassLoader.getPlatformClassLoader();
+        if (o instanceof Class) return false;
+        return JDK_SUPER.get(o.getClass());
     }
+
+    private static final ClassValue<Boolean> JDK_SUPER = new ClassValue<>() {
+        @Override
+        protected Boolean computeValue(Class<?> type) {
+            ClassLoader platform = ClassLoader.getPlatformClassLoader();
+            for (Class<?> c = type; c != null && c != Object.class; c = c.getSuperclass()) {
+                ClassLoader loader = c.getClassLoader();
+                if (loader == null || loader == platform) return Boolean.TRUE;
+            }
+            return Boolean.FALSE;
+        }
+    };
 
     private static boolean realToo(Object[] entry) {
         return entry[1] == null || (Boolean) entry[2];

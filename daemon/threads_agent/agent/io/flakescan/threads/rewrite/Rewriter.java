@@ -5,7 +5,11 @@ import java.security.ProtectionDomain;
 import java.util.ArrayList;
 import java.util.List;
 import org.objectweb.asm.ClassReader;
+import org.objectweb.asm.ClassVisitor;
 import org.objectweb.asm.ClassWriter;
+import org.objectweb.asm.MethodVisitor;
+import org.objectweb.asm.Opcodes;
+import org.objectweb.asm.commons.JSRInlinerAdapter;
 import org.objectweb.asm.tree.ClassNode;
 import org.objectweb.asm.tree.MethodNode;
 
@@ -13,9 +17,10 @@ import org.objectweb.asm.tree.MethodNode;
  * The agent's ClassFileTransformer: rewrites the project's classes as they are loaded (any
  * loader but the bootstrap and platform loaders and the rewriter's own), never the JDK, the
  * test frameworks, flakescan or the libraries that generate code. With
- * flakescan.threads.include only classes under those prefixes. A class that cannot be
- * rewritten (too large a method, class files older than Java 6) is loaded as it is, with one
- * line on stderr.
+ * flakescan.threads.include only classes under those prefixes. Class files older than Java 6
+ * are rewritten too, their subroutines (JSR/RET) inlined and their version raised to 50. A
+ * class that cannot be rewritten (too large a method) is loaded as it is, with one line on
+ * stderr.
  */
 public final class Rewriter implements ClassFileTransformer {
     private static final String[] EXCLUDED = {"java/", "javax/", "jdk/", "sun/", "com/sun/", "org/junit/", "junit/",
@@ -59,9 +64,22 @@ public final class Rewriter implements ClassFileTransformer {
 
     static byte[] rewrite(ClassLoader loader, byte[] bytes) {
         ClassReader reader = new ClassReader(bytes);
-        if (reader.readUnsignedShort(6) < 50) return null;  // no stack map frames to compute from
         ClassNode node = new ClassNode();
-        reader.accept(node, ClassReader.SKIP_FRAMES);
+        if (reader.readUnsignedShort(6) < Opcodes.V1_6) {
+            // Java 5 and older (many old Maven jars): JSR/RET may occur, which version 50's
+            // stack map frames cannot describe, so subroutines are inlined and the class is
+            // raised to version 50; its frames are computed below as for any other class.
+            reader.accept(new ClassVisitor(Opcodes.ASM9, node) {
+                @Override
+                public MethodVisitor visitMethod(int access, String name, String descriptor, String signature, String[] exceptions) {
+                    MethodVisitor mv = super.visitMethod(access, name, descriptor, signature, exceptions);
+                    return new JSRInlinerAdapter(mv, access, name, descriptor, signature, exceptions);
+                }
+            }, ClassReader.SKIP_FRAMES);
+            node.version = Opcodes.V1_6;
+        } else {
+            reader.accept(node, ClassReader.SKIP_FRAMES);
+        }
         Hierarchy hierarchy = Hierarchy.of(loader);
         boolean changed = false;
         for (MethodNode m : node.methods) changed |= new MethodRewriter(node, m, hierarchy).rewrite();
