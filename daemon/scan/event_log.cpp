@@ -21,8 +21,16 @@ std::vector<ScanEvent> EventLog::since(std::uint64_t after, size_t max) const {
 }
 
 void EventLog::close() {
-  std::lock_guard lock(mutex_);
-  closed_ = true;
+  {
+    std::lock_guard lock(mutex_);
+    closed_ = true;
+  }
+  closed_cv_.notify_all();
+}
+
+bool EventLog::wait_closed(std::chrono::milliseconds timeout) const {
+  std::unique_lock lock(mutex_);
+  return closed_cv_.wait_for(lock, timeout, [&] { return closed_; });
 }
 
 bool EventLog::closed() const {

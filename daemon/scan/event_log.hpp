@@ -4,6 +4,8 @@
 // events after the last sequence number they saw, so a slow reader never blocks a writer
 // and a reader that reconnects (Last-Event-ID) resumes where it left off. Bounded: past
 // `capacity` events the oldest are dropped, and a reader asking for them gets what is left.
+#include <chrono>
+#include <condition_variable>
 #include <cstdint>
 #include <deque>
 #include <mutex>
@@ -28,9 +30,12 @@ class EventLog {
   // Marks the log complete: no event will follow.
   void close();
   bool closed() const;
+  // Blocks until close() (the scan ended) or `timeout`; true when closed.
+  bool wait_closed(std::chrono::milliseconds timeout) const;
 
  private:
   mutable std::mutex mutex_;
+  mutable std::condition_variable closed_cv_;
   std::deque<ScanEvent> events_;
   std::uint64_t next_seq_ = 1;
   size_t capacity_;

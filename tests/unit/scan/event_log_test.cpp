@@ -1,5 +1,8 @@
 #include <catch2/catch.hpp>
 
+#include <chrono>
+#include <thread>
+
 #include "scan/event_log.hpp"
 
 using flakescan::scan::EventLog;
@@ -26,4 +29,17 @@ TEST_CASE("event logs hand out what came after a sequence number", "[scan][event
   log.append("late", "{}");
   CHECK(log.closed());
   CHECK(log.since(4).size() == 0);
+}
+
+TEST_CASE("a reader waiting for the end of a log wakes when it closes, and not before", "[scan][events]") {
+  EventLog log;
+  CHECK_FALSE(log.wait_closed(std::chrono::milliseconds(0)));
+  std::thread closer([&] {
+    log.append("state", "{\"state\":\"completed\"}");
+    log.close();
+  });
+  CHECK(log.wait_closed(std::chrono::seconds(60)));
+  closer.join();
+  CHECK(log.since(0).size() == 1);
+  CHECK(log.wait_closed(std::chrono::milliseconds(0)));  // closed stays closed
 }

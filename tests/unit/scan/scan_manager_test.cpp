@@ -3,12 +3,12 @@
 #include <chrono>
 #include <filesystem>
 #include <future>
-#include <thread>
 #include <unistd.h>
 
 #include <sqlite3.h>
 
 #include "scan/scan_manager.hpp"
+#include "support/scan/finished_scan.hpp"
 #include "support/scan/scripted_executor.hpp"
 
 using namespace flakescan;
@@ -43,13 +43,9 @@ struct Fixture {
   }
 
   store::ScanRecord wait(const std::string& id) {
-    for (int i = 0; i < 500; ++i) {
-      auto r = manager->get(id).value();
-      if (r.state != "queued" && r.state != "running") return r;
-      std::this_thread::sleep_for(std::chrono::milliseconds(10));
-    }
-    FAIL("scan did not finish");
-    return {};
+    auto record = testing::finished_scan(*manager, id);
+    if (!record) FAIL(record.error().message);
+    return *record;
   }
 };
 
@@ -158,7 +154,7 @@ TEST_CASE("a state the store refuses is served instead of the stale one, and sto
   REQUIRE(sqlite3_open((dir / "store.db").c_str(), &other) == SQLITE_OK);
   REQUIRE(sqlite3_exec(other, "BEGIN EXCLUSIVE", nullptr, nullptr, nullptr) == SQLITE_OK);
   go.set_value();
-  for (int i = 0; i < 1200 && !log->closed(); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  log->wait_closed(std::chrono::seconds(60));
   REQUIRE(log->closed());  // the scan ended (its run could not be recorded)
 
   auto served = manager.get(id).value();

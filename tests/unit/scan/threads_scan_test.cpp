@@ -9,11 +9,11 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
-#include <thread>
 #include <unistd.h>
 
 #include "core/signature.hpp"
 #include "scan/scan_manager.hpp"
+#include "support/scan/finished_scan.hpp"
 #include "scan/technique_table.hpp"
 #include "threads/schedule_record.hpp"
 
@@ -87,13 +87,9 @@ struct Fixture {
   }
 
   store::ScanRecord wait(const std::string& id) {
-    for (int i = 0; i < 1000; ++i) {
-      auto r = manager->get(id).value();
-      if (r.state != "queued" && r.state != "running") return r;
-      std::this_thread::sleep_for(std::chrono::milliseconds(10));
-    }
-    FAIL("scan did not finish");
-    return {};
+    auto record = testing::finished_scan(*manager, id);
+    if (!record) FAIL(record.error().message);
+    return *record;
   }
 };
 
