@@ -220,6 +220,8 @@ std::string schedule_details_text(std::int64_t run, const core::ThreadSchedule& 
   for (std::size_t i = from; i < record.steps.size(); ++i) steps.push_back(step_json(record.steps[i]));
   json j{{"run", run}, {"threads", threads_json(record.threads)}, {"steps", std::move(steps)},
          {"steps_total", record.steps_total}, {"decisions", decisions_json(record.decisions)}};
+  // Why the schedule was not fully under control: the report's "not exact" names these.
+  if (!record.inexact_reasons.empty()) j["inexact_reasons"] = record.inexact_reasons;
   return j.dump(-1, ' ', false, json::error_handler_t::replace);
 }
 

@@ -12,7 +12,8 @@
 //      "virtual_ms":0,"replay":{"followed":N,"diverged_at":null}}
 //   decisions (the replay file):            [[thread, count], ...]
 //   schedule spec (runs.schedule):          {"strategy","seed":"N","depth","steps","virtual_time","replay":[[t,n],..]}
-//   a verdict's schedule_failing/_passing:  {"run":ID,"threads":[..],"steps":[last 200],"steps_total":N,"decisions":[..]}
+//   a verdict's schedule_failing/_passing:  {"run":ID,"threads":[..],"steps":[last 200],"steps_total":N,"decisions":[..],
+//                                            "inexact_reasons":[..] (only when there are some)}
 //   a verdict's conflict:                   {"first":STEP,"second":STEP}
 //
 // Decoding is strict about the shape (a record that is not one is an error, never half a
@@ -47,8 +48,8 @@ util::Result<std::vector<core::ScheduleDecision>> parse_decisions(std::string_vi
 std::string schedule_spec_text(const std::optional<core::ScheduleSpec>& spec);
 std::optional<core::ScheduleSpec> parse_schedule_spec(std::string_view text);
 
-// A verdict's schedule_failing / schedule_passing: the record's threads, its decisions and
-// its last `last_steps` listed steps, with the run's id.
+// A verdict's schedule_failing / schedule_passing: the record's threads, its decisions, its
+// inexact reasons and its last `last_steps` listed steps, with the run's id.
 std::string schedule_details_text(std::int64_t run, const core::ThreadSchedule& record, std::size_t last_steps = 200);
 struct ScheduleDetails {
   std::int64_t run = 0;

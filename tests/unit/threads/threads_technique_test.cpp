@@ -6,6 +6,8 @@
 
 #include <map>
 
+#include <nlohmann/json.hpp>
+
 #include "threads/schedule_record.hpp"
 #include "threads/threads_technique.hpp"
 #include "unit/threads/recorded_runs.hpp"
@@ -195,6 +197,20 @@ TEST_CASE("a failing schedule that was not exact is still an observation, and th
   CHECK(has(v.evidence.reason, "time was virtual (the test's clock moved 250 ms through sleeps and timeouts)"));
   CHECK(has(v.evidence.reason, "the failing schedule was not exact (CountDownLatch.await ran uncontrolled at "
                                "example.threads.CounterTest.counts(CounterTest.java:15))"));
+}
+
+TEST_CASE("the failing schedule in the details says why it was not exact, for the report's picture", "[threads][technique]") {
+  ScriptedLog log;
+  log.script[counter] = {"counter-inexact-fail.results", "counter-pass.results"};
+  log.replays[counter] = "counter-inexact-fail.results";
+  auto in = input_for({counter});
+  in.threads.strategy = "random";
+  auto v = only(detect_concurrency(in, log));
+  auto failing = nlohmann::json::parse(v.evidence.details.at("schedule_failing"));
+  REQUIRE(failing.contains("inexact_reasons"));
+  CHECK(failing["inexact_reasons"][0] == "CountDownLatch.await ran uncontrolled at example.threads.CounterTest.counts(CounterTest.java:15)");
+  auto passing = nlohmann::json::parse(v.evidence.details.at("schedule_passing"));
+  CHECK_FALSE(passing.contains("inexact_reasons"));
 }
 
 TEST_CASE("a failing run whose record was lost cannot be replayed: flaky/unknown, and why", "[threads][technique]") {
