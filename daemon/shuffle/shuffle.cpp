@@ -6,6 +6,7 @@
 #include <mutex>
 #include <set>
 
+#include "core/run_seeds.hpp"
 #include "rerun/outcome_tally.hpp"
 #include "shuffle/site_location.hpp"
 #include "shuffle/fix_search.hpp"
@@ -13,13 +14,6 @@
 namespace flakescan::shuffle {
 
 namespace {
-
-std::uint64_t mix64(std::uint64_t z) {
-  z += 0x9e3779b97f4a7c15ull;
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-  return z ^ (z >> 31);
-}
 
 std::string join(const std::vector<std::string>& parts, const std::string& sep) {
   std::string out;
@@ -215,7 +209,7 @@ class Shuffler {
     s.located = std::move(*located);
     if (!options_.fix || log_.cancelled()) return;
     FixSearch search(input_, log_, options_.max_fixes_tried);
-    std::vector<std::uint64_t> fresh = shuffle_seeds(mix64(input_.seed) ^ 0x5eed5eedull, 2);
+    std::vector<std::uint64_t> fresh = shuffle_seeds(core::mix64(input_.seed) ^ 0x5eed5eedull, 2);
     s.fix = search.find(s.test, *s.located, s.failing_seeds, fresh, input_.shuffle_mode, bystanders_of(s));
   }
 
@@ -345,14 +339,7 @@ class Shuffler {
 
 }  // namespace
 
-std::vector<std::uint64_t> shuffle_seeds(std::uint64_t scan_seed, int n) {
-  std::vector<std::uint64_t> out;
-  for (int i = 0; i < n; ++i) {
-    std::uint64_t s = mix64(scan_seed * 0x100000001b3ull + std::uint64_t(i) + 1) >> 16;  // short enough to read and type
-    out.push_back(s == 0 ? 1 : s);
-  }
-  return out;
-}
+std::vector<std::uint64_t> shuffle_seeds(std::uint64_t scan_seed, int n) { return core::run_seeds(scan_seed, n); }
 
 util::Result<std::vector<core::Verdict>> detect_implementation_dependent(const core::TechniqueInput& input, core::RunLog& log,
                                                                          const ShuffleOptions& options) {

@@ -4,6 +4,7 @@
 #include <chrono>
 #include <charconv>
 
+#include "core/run_seeds.hpp"
 #include "threads/schedule_record.hpp"
 #include "threads/threads_subject.hpp"
 
@@ -12,13 +13,6 @@ namespace flakescan::threads {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-std::uint64_t mix64(std::uint64_t z) {
-  z += 0x9e3779b97f4a7c15ull;
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-  return z ^ (z >> 31);
-}
 
 core::RunSpec schedule_spec(const std::string& test, const core::ThreadsSettings& settings, std::uint64_t seed, int index) {
   core::RunSpec s;
@@ -186,12 +180,7 @@ class Explorer {
 }  // namespace
 
 std::vector<std::uint64_t> threads_seeds(std::uint64_t scan_seed, int n) {
-  std::vector<std::uint64_t> out;
-  for (int i = 0; i < n; ++i) {
-    std::uint64_t s = mix64((scan_seed ^ 0x7468726561647321ull) * 0x100000001b3ull + std::uint64_t(i) + 1) >> 16;
-    out.push_back(s == 0 ? 1 : s);
-  }
-  return out;
+  return core::run_seeds(scan_seed ^ 0x7468726561647321ull, n);  // "threads!": not the shuffles' seeds
 }
 
 util::Result<std::vector<core::Verdict>> detect_concurrency(const core::TechniqueInput& input, core::RunLog& log) {
