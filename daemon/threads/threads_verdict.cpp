@@ -1,6 +1,7 @@
 // The verdict technique `threads` gives a test from its schedules (threads_technique.hpp
 // says which; docs/threads.md has the evidence keys).
 #include <algorithm>
+#include <map>
 
 #include "rerun/outcome_tally.hpp"
 #include "threads/conflict.hpp"
@@ -49,6 +50,24 @@ std::string inexact_phrase(const core::ThreadSchedule* record) {
          (record->inexact_reasons.empty() ? std::string("part of the test ran outside the scheduler's control")
                                           : join(record->inexact_reasons, "; ")) +
          ")";
+}
+
+// How many schedules were not exact, and the reason given most often (with how many gave it):
+// a not_flaky verdict whose schedules were not under control must say what took control away.
+std::string inexact_summary(const Subject& s) {
+  std::size_t inexact = 0;
+  std::map<std::string, std::size_t> reasons;
+  for (const auto& r : s.runs) {
+    const auto* record = record_of(r);
+    if (!record || record->exact) continue;
+    ++inexact;
+    for (const auto& why : record->inexact_reasons) ++reasons[why];
+  }
+  if (inexact == 0) return "";
+  std::string out = "; " + std::to_string(inexact) + " of them not exact";
+  auto most = std::max_element(reasons.begin(), reasons.end(), [](const auto& a, const auto& b) { return a.second < b.second; });
+  if (most == reasons.end()) return out;
+  return out + ", most often because " + most->first + " (" + std::to_string(most->second) + " of " + std::to_string(inexact) + ")";
 }
 
 // What the conflict says, as the middle of the reason.
@@ -157,17 +176,12 @@ void unexplored_verdict(const Subject& s, const core::TechniqueInput& input, cor
                             : "failed its controlled run (" + run_name(s.runs.front()) + "), which had one thread: nothing to schedule";
     return;
   }
-  std::size_t most_threads = 0, inexact = 0;
-  for (const auto& r : s.runs) {
-    const auto* record = record_of(r);
-    if (!record) continue;
-    most_threads = std::max(most_threads, record->threads.size());
-    inexact += !record->exact;
-  }
+  std::size_t most_threads = 0;
+  for (const auto& r : s.runs)
+    if (const auto* record = record_of(r)) most_threads = std::max(most_threads, record->threads.size());
   std::string said = (v.verdict == core::VerdictKind::not_flaky ? "passed under all " : "failed under all ") +
                      std::to_string(s.schedules) + " schedules (" + settings_phrase(spec) + "), up to " +
-                     std::to_string(most_threads) + " controlled threads";
-  if (inexact > 0) said += "; " + std::to_string(inexact) + " of them not exact";
+                     std::to_string(most_threads) + " controlled threads" + inexact_summary(s);
   if (v.verdict == core::VerdictKind::failing) said += ": a broken test, not a flaky one";
   if (s.budget_ended)
     said += "; the scan's budget stopped the search after " + std::to_string(s.schedules) + " of " +

@@ -234,6 +234,16 @@ TEST_CASE("every schedule passes: not_flaky, with how many and which strategy", 
   CHECK(v.evidence.reason == "passed under all 5 schedules (pct, bug depth 3, virtual time), up to 3 controlled threads");
 }
 
+TEST_CASE("not_flaky with schedules that were not exact says why, by the reason given most often", "[threads][technique]") {
+  ScriptedLog log;
+  log.script[counter] = {"counter-step-limit-pass.results", "counter-pass.results", "counter-step-limit-pass.results"};
+  auto v = only(detect_concurrency(input_for({counter}, 3), log));
+  CHECK(v.verdict == core::VerdictKind::not_flaky);
+  CHECK(v.evidence.reason ==
+        "passed under all 3 schedules (pct, bug depth 3, virtual time), up to 3 controlled threads; 2 of them not exact, "
+        "most often because the step limit (100000) was reached: the rest ran without recorded decisions (2 of 2)");
+}
+
 TEST_CASE("every schedule fails: failing", "[threads][technique]") {
   ScriptedLog log;
   log.script[counter] = {"counter-fail.results"};

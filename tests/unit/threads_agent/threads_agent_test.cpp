@@ -32,6 +32,31 @@ void lost_update_found_and_reproducible(const std::string& strategy, const std::
   }
 }
 
+// Runs the runner (daemon/runner) under the agent on `tests` of the junit/ probe classes with
+// one strategy and seed; returns the results file's finished lines.
+std::vector<json> run_junit(const std::vector<std::string>& tests, const std::string& strategy, long seed) {
+  std::string list;
+  for (const auto& t : tests) list += t + "\n";
+  auto tests_file = temp_file("tests.txt", list);
+  auto results_file = std::filesystem::temp_directory_path() / ("flakescan-threads-" + std::to_string(::getpid()) + "-results");
+  auto out = flakescan::util::run_capture(
+      {"java", "-javaagent:" THREADS_AGENT_JAR, "-Dflakescan.threads.strategy=" + strategy,
+       "-Dflakescan.threads.seed=" + std::to_string(seed), "-cp",
+       std::string(THREADS_JUNIT_JAR) + ":" + THREADS_JUNIT_CP + ":" + THREADS_RUNNER_JAR, "io.flakescan.runner.Main", "run",
+       "--tests-file", tests_file.string(), "--results", results_file.string()},
+      120s);
+  REQUIRE(out);
+  std::ifstream in(results_file);
+  std::vector<json> finished;
+  for (std::string line; std::getline(in, line);) {
+    json j = json::parse(line);
+    if (j.at("event") == "finished") finished.push_back(j);
+  }
+  std::filesystem::remove(tests_file);
+  std::filesystem::remove(results_file);
+  return finished;
+}
+
 }  // namespace
 
 TEST_CASE("threads agent: a lost update fails under some random seeds, passes under others, and a seed repeats its schedule",
@@ -47,6 +72,26 @@ TEST_CASE("threads agent: a lost update fails under some PCT seeds, passes under
 TEST_CASE("threads agent: a lost update fails under some POS seeds, passes under others, and a seed repeats its schedule",
           "[threads_agent]") {
   lost_update_found_and_reproducible("pos", {});
+}
+
+TEST_CASE("threads agent: the step limit counts only steps taken while another thread lives, so a long set-up leaves it for the race",
+          "[threads_agent]") {
+  // 3000 steps of set-up on the test's thread, then a lost update, under a limit of 500 steps.
+  auto runs = probe("long_setup_then_race", "random", 1, 20, {"-Dflakescan.threads.max_steps=500"});
+  CHECK(count_failed(runs) > 0);
+  for (const auto& r : runs) {
+    INFO("seed " << r.seed << ": " << r.record.dump().substr(0, 400));
+    CHECK(r.record.at("steps_total").get<long>() > 3000);
+    CHECK(r.record.at("exact") == true);
+  }
+  // The same limit is still reached by steps that race: a 3000-step set-up with no other thread
+  // passes it, the lost update's threads do not; a limit below the race's length is reached.
+  auto cut = probe("lost_update", "random", 1, 3, {"-Dflakescan.threads.max_steps=3"});
+  for (const auto& r : cut) {
+    INFO("seed " << r.seed);
+    CHECK(r.record.at("exact") == false);
+    CHECK(r.record.at("inexact_reasons").dump().find("step limit") != std::string::npos);
+  }
 }
 
 TEST_CASE("threads agent: a schedule record has the contract's shape", "[threads_agent]") {
@@ -248,24 +293,7 @@ TEST_CASE("threads agent: the runner puts each entry's schedule record into its 
       "threadsprobe.junit.RacyJUnit4Test#singleThreaded", "threadsprobe.junit.RacyJupiterTest#lostUpdate",
       "threadsprobe.junit.RacyJupiterTest#lostUpdateWithTimeout",
       "threadsprobe.junit.RacyJupiterTest#lostUpdateInSeparateThread"};
-  std::string list;
-  for (const auto& t : tests) list += t + "\n";
-  auto tests_file = temp_file("tests.txt", list);
-  auto results_file = std::filesystem::temp_directory_path() / ("flakescan-threads-" + std::to_string(::getpid()) + "-results");
-  auto out = flakescan::util::run_capture(
-      {"java", "-javaagent:" THREADS_AGENT_JAR, "-Dflakescan.threads.strategy=random", "-Dflakescan.threads.seed=3", "-cp",
-       std::string(THREADS_JUNIT_JAR) + ":" + THREADS_JUNIT_CP + ":" + THREADS_RUNNER_JAR, "io.flakescan.runner.Main", "run",
-       "--tests-file", tests_file.string(), "--results", results_file.string()},
-      120s);
-  REQUIRE(out);
-  std::ifstream in(results_file);
-  std::vector<json> finished;
-  for (std::string line; std::getline(in, line);) {
-    json j = json::parse(line);
-    if (j.at("event") == "finished") finished.push_back(j);
-  }
-  std::filesystem::remove(tests_file);
-  std::filesystem::remove(results_file);
+  auto finished = run_junit(tests, "random", 3);
   REQUIRE(finished.size() == tests.size());
   for (const auto& f : finished) {
     INFO(f.dump());
@@ -283,4 +311,28 @@ TEST_CASE("threads agent: the runner puts each entry's schedule record into its 
       CHECK(r.at("threads").size() >= 2);
     }
   }
+}
+
+TEST_CASE("threads agent: a lock-order deadlock under JUnit 4's @Test(timeout) is declared, not left to the timeout",
+          "[threads_agent][runner]") {
+  // The body runs in JUnit's "Time-limited test" thread while JUnit's caller waits in a timed
+  // Future.get outside control (30 s). Before, the scheduler waited for that caller and the
+  // test ended in JUnit's TestTimedOutException with no deadlock in the record.
+  int deadlocks = 0;
+  for (long seed = 1; seed <= 8; ++seed) {
+    auto finished = run_junit({"threadsprobe.junit.RacyJUnit4Test#lockOrderWithTimeout"}, "random", seed);
+    REQUIRE(finished.size() == 1);
+    const json& f = finished[0];
+    INFO("seed " << seed << ": " << f.dump());
+    if (f.at("outcome") == "pass") {
+      CHECK(f.at("threads").at("deadlock").is_null());
+      continue;
+    }
+    ++deadlocks;
+    CHECK(f.dump().find("timed out after") == std::string::npos);
+    const json& deadlock = f.at("threads").at("deadlock");
+    REQUIRE(deadlock.is_object());
+    CHECK(deadlock.at("message").get<std::string>().find("held by thread") != std::string::npos);
+  }
+  CHECK(deadlocks > 0);
 }

@@ -36,6 +36,17 @@ final class Scenarios {
         if (c.count != 4) throw new AssertionError("lost update: count " + c.count + ", expected 4");
     }
 
+    static int setupWork;
+
+    /**
+     * A long set-up on the test's own thread (as a database created before the test's threads
+     * start), then the lost update: the step limit must be left for the race.
+     */
+    static void longSetupThenRace() throws InterruptedException {
+        for (int i = 0; i < 3000; i++) setupWork++;
+        lostUpdate();
+    }
+
     /** The correct twin: a synchronized increment never loses one. */
     static void synchronizedCounter() throws InterruptedException {
         Counter c = new Counter();
@@ -191,6 +202,7 @@ final class Scenarios {
     static void run(String name) throws Exception {
         switch (name) {
             case "lost_update": lostUpdate(); break;
+            case "long_setup_then_race": longSetupThenRace(); break;
             case "synchronized_counter": synchronizedCounter(); break;
             case "lock_order": lockOrder(); break;
             case "missed_notify": missedNotify(); break;

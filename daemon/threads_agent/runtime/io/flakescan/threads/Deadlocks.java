@@ -51,6 +51,23 @@ final class Deadlocks {
         s.deadlockJson = j.toString();
     }
 
+    /**
+     * A wait-for cycle no thread outside control can break: each member waits, without a
+     * timeout and not interruptibly, for a monitor or lock the next member holds. JUnit 4's
+     * `@Test(timeout)` runs the body in a thread of its own while its caller waits in a timed
+     * Future.get outside control; such a cycle is a deadlock whatever that caller does.
+     */
+    static List<ThreadState> lockCycle(Session s, List<ThreadState> waiting) {
+        List<ThreadState> cycle = cycle(s, waiting);
+        if (cycle == null) return null;
+        for (ThreadState t : cycle) {
+            Op op = t.pending;
+            boolean lockWait = op.kind == Op.Kind.MONITOR_ENTER && (!op.waitReturn || op.notified) || op.kind == Op.Kind.LOCK;
+            if (!lockWait || op.interruptible) return null;
+        }
+        return cycle;
+    }
+
     private static String opWord(Op op) {
         switch (op.kind) {
             case THREAD_JOIN: return "join";

@@ -167,6 +167,10 @@ final class Session {
                 if (model.enabled(t)) candidates.add(t);
             }
             if (candidates.isEmpty()) {
+                if (outside && Deadlocks.lockCycle(this, waiting) != null) {
+                    Deadlocks.declare(this, waiting, false);
+                    return;
+                }
                 if (outside) {
                     if (stuckSince == 0) stuckSince = System.nanoTime();
                     return;
@@ -215,6 +219,8 @@ final class Session {
     }
 
     private ThreadState lastRunner;
+    /** Steps recorded while another controlled thread lived; what the step limit counts. */
+    private long contendedSteps;
 
     private void run(ThreadState chosen, List<ThreadState> waiting) {
         Op op = chosen.pending;
@@ -249,16 +255,29 @@ final class Session {
         t.lastTarget = op.target;
         t.lastName = op.name;
         t.lastSite = op.site;
-        addStep(new Record.Step(t.index, op.kind.json, model.target(op), op.site));
+        addStep(new Record.Step(t.index, op.kind.json, model.target(op), op.site), alone(t));
     }
 
-    private void addStep(Record.Step s) {
+    /** No other controlled thread is alive: the step has no alternative, whatever the strategy. */
+    private boolean alone(ThreadState t) {
+        for (ThreadState other : threads)
+            if (other != t && other.status != ThreadState.Status.ENDED && other.status != ThreadState.Status.ABANDONED) return false;
+        return true;
+    }
+
+    /**
+     * Records a step. The step limit counts only steps taken while another controlled thread
+     * lives: a test that sets up a database on its own thread for a million points still has
+     * its whole limit for the part where its threads race.
+     */
+    private void addStep(Record.Step s, boolean alone) {
         if (!recording) {
             record.countUnrecorded();
             return;
         }
         record.add(s);
-        if (record.total() >= settings.maxSteps) {
+        if (!alone) contendedSteps++;
+        if (contendedSteps >= settings.maxSteps) {
             recording = false;
             record.inexact("the step limit (" + settings.maxSteps + ") was reached: the rest ran without recorded decisions");
         }
@@ -308,14 +327,22 @@ final class Session {
         notifyAll();
     }
 
-    /** A controlled thread was seen terminated: records its end and lets joiners go. */
+    /**
+     * A controlled thread was seen terminated: records its end and lets joiners go. The end of a
+     * thread outside control (a pool worker let go while idle, then shut down) is no step: it
+     * comes whenever the Watchdog happens to see it, so recording it would make one seed's
+     * decisions differ between two runs.
+     */
     void ended(ThreadState t) {
         if (holder == t) holder = null;
+        boolean outside = t.status == ThreadState.Status.OUTSIDE;
         t.status = ThreadState.Status.ENDED;
         model.lockEpoch++;
-        String site = t.lastSite != null ? t.lastSite : t.startedAt != null ? t.startedAt : t.adoptedAt;
-        addStep(new Record.Step(t.index, Op.Kind.THREAD_END.json, t.ref(), site));
-        strategy.unchosen(t.index, record.total());
+        if (!outside) {
+            String site = t.lastSite != null ? t.lastSite : t.startedAt != null ? t.startedAt : t.adoptedAt;
+            addStep(new Record.Step(t.index, Op.Kind.THREAD_END.json, t.ref(), site), alone(t));
+            strategy.unchosen(t.index, record.total());
+        }
         decide();
         notifyAll();
     }

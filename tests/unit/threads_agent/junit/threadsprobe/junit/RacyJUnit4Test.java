@@ -35,6 +35,35 @@ public class RacyJUnit4Test {
         assertEquals(4, raceTwice());
     }
 
+    /**
+     * Two threads take two monitors in opposite orders while JUnit's own thread waits for the
+     * body outside control (a timed Future.get): the deadlock must still be declared, not left
+     * for JUnit's timeout to end.
+     */
+    @Test(timeout = 30000)
+    public void lockOrderWithTimeout() throws InterruptedException {
+        Object first = new Object();
+        Object second = new Object();
+        Thread a = new Thread(() -> {
+            synchronized (first) {
+                synchronized (second) {
+                    first.hashCode();
+                }
+            }
+        });
+        Thread b = new Thread(() -> {
+            synchronized (second) {
+                synchronized (first) {
+                    second.hashCode();
+                }
+            }
+        });
+        a.start();
+        b.start();
+        a.join();
+        b.join();
+    }
+
     @Test
     public void singleThreaded() {
         Counter c = new Counter();
