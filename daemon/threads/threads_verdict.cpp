@@ -211,6 +211,12 @@ core::Verdict threads_verdict(const Subject& s, const core::TechniqueInput& inpu
     return v;
   }
   if (s.runs.empty() || !s.runs.front().spec.schedule) return v;
+  if (v.verdict == core::VerdictKind::could_not_run) {
+    v.evidence.reason = "no controlled schedule finished (" + v.evidence.reason +
+                        "): under control one thread runs at a time, so a test that spins or runs long under the "
+                        "scheduler can outlast the run deadline (--timeout-seconds gives each run more)";
+    return v;
+  }
   if (s.explored()) flaky_verdict(s, v);
   else unexplored_verdict(s, input, v);
   return v;

@@ -19,11 +19,16 @@ inline std::string fixture_text(const std::string& name) {
   return text.str();
 }
 
+// A fixture whose name says "killed" is a JVM killed at the run deadline, as the local backend
+// reports it; the others exited normally.
 inline flakescan::core::RunReport recorded_report(const std::string& name, const std::string& test) {
   auto stream = flakescan::backend::parse_run_stream(fixture_text(name), 1);
   REQUIRE(stream);
   flakescan::core::RunReport report;
-  flakescan::backend::assemble_report(*stream, {test}, "exited with status 0", report);
+  bool killed = name.find("killed") != std::string::npos;
+  std::string end = killed ? "was killed at the 40 s deadline" : "exited with status 0";
+  if (killed) report.infra_reason = "the JVM " + end;
+  flakescan::backend::assemble_report(*stream, {test}, end, report);
   return report;
 }
 

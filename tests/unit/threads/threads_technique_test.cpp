@@ -244,6 +244,16 @@ TEST_CASE("not_flaky with schedules that were not exact says why, by the reason 
         "most often because the step limit (100000) was reached: the rest ran without recorded decisions (2 of 2)");
 }
 
+TEST_CASE("schedules killed at the run deadline: could_not_run, and the reason says what outlasted it", "[threads][technique]") {
+  ScriptedLog log;
+  log.script[counter] = {"counter-killed.results"};
+  auto v = only(detect_concurrency(input_for({counter}, 5), log));
+  CHECK(v.verdict == core::VerdictKind::could_not_run);
+  CHECK(v.runs.passed + v.runs.failed == 0);
+  CHECK(has(v.evidence.reason, "no controlled schedule finished (test did not finish: the JVM was killed at the 40 s deadline"));
+  CHECK(has(v.evidence.reason, "--timeout-seconds"));
+}
+
 TEST_CASE("every schedule fails: failing", "[threads][technique]") {
   ScriptedLog log;
   log.script[counter] = {"counter-fail.results"};
