@@ -19,6 +19,10 @@ struct Subject {
   const core::RecordedRun* failing = nullptr;  // the first failing schedule (one with a readable record, if any)
   const core::RecordedRun* passing = nullptr;  // the first passing schedule
   const core::RecordedRun* replay = nullptr;   // the failing decisions replayed
+  // The test run once without control after every schedule failed: when it passes, the real
+  // scheduler picks an interleaving that passes where every controlled one failed (a sleep
+  // used as a wait that the JVM's clock happens to cover), and it is the passing run.
+  const core::RecordedRun* uncontrolled = nullptr;
   bool single_thread = false;   // the first schedule ran one controlled thread, exactly
   int steps_estimate = 0;       // PCT's k for the later schedules: the first schedule's steps_total
   int unobserved_in_a_row = 0;  // schedules in a row that ended with no pass or failure (infra, skipped)
@@ -26,6 +30,7 @@ struct Subject {
   std::string not_replayed;     // why the failing schedule was not replayed
 
   bool explored() const { return failing && passing; }  // both outcomes seen
+  bool passed_uncontrolled_only() const { return passing && passing == uncontrolled; }
 };
 
 // The i-th entry's result of a run of one test, or nullptr when the run did not reach it.

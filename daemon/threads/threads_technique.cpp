@@ -55,6 +55,8 @@ class Explorer {
       if (!*more) break;
     }
     if (unavailable_.empty())
+      if (auto r = run_uncontrolled(); !r) return std::unexpected(r.error());
+    if (unavailable_.empty())
       if (auto r = confirm(); !r) return std::unexpected(r.error());
     std::vector<core::Verdict> out;
     for (const auto& s : subjects_) out.push_back(threads_verdict(s, input_, unavailable_));
@@ -77,8 +79,14 @@ class Explorer {
 
   void file(Subject& s, core::RecordedRun run) {
     const bool replay = run.spec.schedule && run.spec.schedule->strategy == "replay";
+    const bool uncontrolled = !run.spec.schedule;
     s.runs.push_back(std::move(run));
     const auto& r = s.runs.back();
+    if (uncontrolled) {
+      s.uncontrolled = &r;
+      if (passed(r)) s.passing = &r;
+      return;
+    }
     if (replay) {
       s.replay = &r;
       return;
@@ -142,6 +150,23 @@ class Explorer {
     if (specs.empty()) return false;
     if (auto r = run_for(who, specs); !r) return std::unexpected(r.error());
     return true;
+  }
+
+  // Every schedule of a test with more than one thread failed: one run without control says
+  // whether the test fails anyway (failing) or only under the schedules tried (flaky).
+  util::Result<void> run_uncontrolled() {
+    std::vector<Subject*> who;
+    std::vector<core::RunSpec> specs;
+    for (auto& s : subjects_) {
+      if (s.single_thread || !s.failing || s.passing) continue;
+      if (!budget_left() || made_ + int(specs.size()) >= input_.budget.max_runs) continue;
+      who.push_back(&s);
+      core::RunSpec spec = schedule_spec(s.test, input_.threads, s.failing->spec.seed, 0);
+      spec.schedule.reset();
+      spec.purpose = "threads: " + s.test + " once without control, after every schedule failed";
+      specs.push_back(std::move(spec));
+    }
+    return run_for(who, specs);
   }
 
   // Replays each test's failing schedule once it also passed under another.

@@ -113,7 +113,16 @@ void schedule_details(const Subject& s, core::Evidence& e, const std::optional<C
   if (passing) d["schedule_passing"] = schedule_details_text(s.passing->id, *passing);
   if (conflict) d["conflict"] = conflict_text(conflict->first, conflict->second);
   if (failing && failing->deadlocked()) d["deadlock"] = failing->deadlock;
+  if (s.passed_uncontrolled_only()) d["passed_uncontrolled"] = "true";
   d["replayed"] = replay_confirms(s) ? "true" : "false";
+}
+
+// Where the pass came from: another schedule, or the run without control.
+std::string passing_phrase(const Subject& s) {
+  if (s.passed_uncontrolled_only())
+    return "the test passed when run without control (" + run_name(*s.passing) + ") after all " + std::to_string(s.schedules) +
+           " controlled schedules failed";
+  return "another schedule passed (" + run_name(*s.passing) + ")";
 }
 
 // A confirmed failure whose failing schedule deadlocked: the deadlock sentence first. A deadlock
@@ -130,7 +139,7 @@ std::string deadlock_reason(const Subject& s, const core::ThreadSchedule& failin
            (r && !r->exception_type.empty() ? " (" + r->exception_type + ")" : "");
   }
   return out + " (seed " + std::to_string(spec.seed) + ", " + run_name(*s.failing) + "; the replay, " + run_name(*s.replay) + ", " +
-         again + "), while another schedule passed (" + run_name(*s.passing) + ")";
+         again + "), while " + passing_phrase(s);
 }
 
 // A failure and a pass under two schedules: concurrency when the replay confirms it.
@@ -151,14 +160,24 @@ void flaky_verdict(const Subject& s, core::Verdict& v) {
     // Seen to fail and to pass, so flaky all the same (never not_flaky), but with no
     // category of ours: the schedule does not bring the failure back.
     v.category = core::Category::unknown;
-    e.reason = "failed under schedule seed " + std::to_string(spec.seed) + " (" + run_name(*s.failing) + ") and passed under seed " +
-               std::to_string(s.passing->spec.schedule->seed) + " (" + run_name(*s.passing) + "), but " + replay_phrase(s) +
+    const std::string passed_where = s.passed_uncontrolled_only()
+                                         ? "passed without control (" + run_name(*s.passing) + ")"
+                                         : "passed under seed " + std::to_string(s.passing->spec.schedule->seed) + " (" +
+                                               run_name(*s.passing) + ")";
+    e.reason = "failed under schedule seed " + std::to_string(spec.seed) + " (" + run_name(*s.failing) + ") and " + passed_where + ", but " + replay_phrase(s) +
                ": the schedule does not explain the failure, so it is not called a concurrency bug" + tail;
     return;
   }
   v.category = core::Category::concurrency;
   if (failing && failing->deadlocked()) {
     e.reason = deadlock_reason(s, *failing) + tail;
+    return;
+  }
+  if (s.passed_uncontrolled_only()) {
+    e.reason = "fails under every controlled interleaving tried (" + std::to_string(s.schedules) + ", seed " +
+               std::to_string(spec.seed) + " in " + run_name(*s.failing) + ") and passed when run without control (" +
+               run_name(*s.passing) + "): the JVM's own scheduler and clock happen to pick an order that passes, so the test "
+               "depends on timing; replaying the failing schedule (" + run_name(*s.replay) + ") failed the same way" + tail;
     return;
   }
   e.reason = "fails under one interleaving of its threads and passes under another: " + conflict_phrase(s, failing, conflict) +
@@ -182,6 +201,8 @@ void unexplored_verdict(const Subject& s, const core::TechniqueInput& input, cor
   std::string said = (v.verdict == core::VerdictKind::not_flaky ? "passed under all " : "failed under all ") +
                      std::to_string(s.schedules) + " schedules (" + settings_phrase(spec) + "), up to " +
                      std::to_string(most_threads) + " controlled threads" + inexact_summary(s);
+  if (v.verdict == core::VerdictKind::failing && s.uncontrolled)
+    said += ", and once without control (" + run_name(*s.uncontrolled) + ")";
   if (v.verdict == core::VerdictKind::failing) said += ": a broken test, not a flaky one";
   if (s.budget_ended)
     said += "; the scan's budget stopped the search after " + std::to_string(s.schedules) + " of " +

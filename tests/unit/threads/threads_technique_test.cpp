@@ -24,6 +24,7 @@ class ScriptedLog final : public core::RunLog {
  public:
   std::map<std::string, std::vector<std::string>> script;
   std::map<std::string, std::string> replays;
+  std::map<std::string, std::string> uncontrolled;  // a run without a schedule
   std::optional<util::Error> refuse;  // every run is refused with it
   std::vector<core::RunSpec> specs;
   std::vector<std::size_t> batches;
@@ -33,7 +34,9 @@ class ScriptedLog final : public core::RunLog {
     specs.push_back(spec);
     const auto& test = spec.tests.front();
     std::string name;
-    if (spec.schedule->strategy == "replay") {
+    if (!spec.schedule) {
+      name = uncontrolled.at(test);
+    } else if (spec.schedule->strategy == "replay") {
       name = replays.at(test);
     } else {
       const auto& list = script.at(test);
@@ -254,16 +257,41 @@ TEST_CASE("schedules killed at the run deadline: could_not_run, and the reason s
   CHECK(has(v.evidence.reason, "--timeout-seconds"));
 }
 
-TEST_CASE("every schedule fails: failing", "[threads][technique]") {
+TEST_CASE("every schedule fails and so does a run without control: failing", "[threads][technique]") {
   ScriptedLog log;
   log.script[counter] = {"counter-fail.results"};
+  log.uncontrolled[counter] = "counter-uncontrolled-fail.results";
   auto in = input_for({counter}, 4);
   in.threads.virtual_time = false;
   auto v = only(detect_concurrency(in, log));
-  CHECK(log.specs.size() == 4);
+  REQUIRE(log.specs.size() == 5);
+  CHECK_FALSE(log.specs[4].schedule);  // the fifth run had no scheduler
   CHECK(v.verdict == core::VerdictKind::failing);
-  CHECK(v.evidence.reason == "failed under all 4 schedules (pct, bug depth 3, real time), up to 3 controlled threads: a broken test, not a flaky one");
+  CHECK(v.evidence.reason == "failed under all 4 schedules (pct, bug depth 3, real time), up to 3 controlled threads, "
+                             "and once without control (run 5): a broken test, not a flaky one");
   CHECK_FALSE(log.specs[0].schedule->virtual_time);
+}
+
+TEST_CASE("every schedule fails but a run without control passes: flaky, concurrency, the uncontrolled run is the pass",
+          "[threads][technique]") {
+  ScriptedLog log;
+  log.script[counter] = {"counter-fail.results"};
+  log.uncontrolled[counter] = "counter-uncontrolled-pass.results";
+  log.replays[counter] = "counter-replay-fail.results";
+  auto v = only(detect_concurrency(input_for({counter}, 4), log));
+  REQUIRE(log.specs.size() == 6);  // 4 schedules, 1 without control, 1 replay
+  CHECK_FALSE(log.specs[4].schedule);
+  REQUIRE(log.specs[5].schedule);
+  CHECK(log.specs[5].schedule->strategy == "replay");
+  CHECK(v.verdict == core::VerdictKind::flaky);
+  CHECK(v.category == core::Category::concurrency);
+  CHECK(v.evidence.failing_run == 1);
+  CHECK(v.evidence.passing_run == 5);
+  CHECK(v.evidence.details.at("passed_uncontrolled") == "true");
+  CHECK_FALSE(v.evidence.details.contains("schedule_passing"));
+  CHECK(has(v.evidence.reason, "fails under every controlled interleaving tried (4, seed "));
+  CHECK(has(v.evidence.reason, "passed when run without control (run 5)"));
+  CHECK(has(v.evidence.reason, "replaying the failing schedule (run 6) failed the same way"));
 }
 
 TEST_CASE("one controlled thread, exactly: nothing to schedule after the first run", "[threads][technique]") {
