@@ -249,6 +249,18 @@ TEST_CASE("threads agent: a busy-wait on a volatile flag ends under PCT", "[thre
   CHECK(count_failed(runs) == 0);
 }
 
+TEST_CASE("threads agent: a thread polling with a sleep between polls gives way under PCT", "[threads_agent]") {
+  // Without the rule, a poller with the higher priority passed its loop until the step limit
+  // and then ran on for ever: the JVM never ended.
+  auto runs = probe("sleep_poll", "pct", 1, 10, pct_steps);
+  CHECK(count_failed(runs) == 0);
+  for (const auto& r : runs) {
+    INFO("seed " << r.seed);
+    CHECK(r.record.at("exact") == true);
+    CHECK(r.record.at("steps_total").get<long>() < 2000);
+  }
+}
+
 TEST_CASE("threads agent: park/unpark and Condition.signal hand over without hanging", "[threads_agent]") {
   CHECK(count_failed(probe("park_unpark", "random", 1, 10)) == 0);
   CHECK(count_failed(probe("condition_signal", "pos", 1, 10)) == 0);

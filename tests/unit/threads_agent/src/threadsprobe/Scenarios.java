@@ -110,6 +110,37 @@ final class Scenarios {
         int seen;
     }
 
+    static final class Feed {
+        volatile boolean ready;
+        int polls;
+        int ticks;
+    }
+
+    /**
+     * A reader that polls with a sleep between polls, as a data reader thread does, until
+     * another thread sets the flag: each pass has several different steps, so it is no spin
+     * of one operation, yet a high priority would keep the reader running for ever.
+     */
+    static void sleepPoll() throws InterruptedException {
+        Feed f = new Feed();
+        Thread poller = new Thread(() -> {
+            try {
+                while (!f.ready) {
+                    f.polls++;
+                    f.ticks++;
+                    Thread.sleep(10);
+                }
+            } catch (InterruptedException e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        Thread setter = new Thread(() -> f.ready = true);
+        poller.start();
+        setter.start();
+        poller.join();
+        setter.join();
+    }
+
     /** A busy-wait on a volatile flag that another thread sets. */
     static void busyWait() throws InterruptedException {
         Flag f = new Flag();
@@ -209,6 +240,7 @@ final class Scenarios {
             case "sleep_as_wait": sleepAsWait(); break;
             case "pool_task": LibraryScenarios.poolTask(); break;
             case "busy_wait": busyWait(); break;
+            case "sleep_poll": sleepPoll(); break;
             case "atomic_counter": atomicCounter(); break;
             case "lock_order_locks": LibraryScenarios.lockOrderLocks(); break;
             case "timed_wait": timedWait(); break;

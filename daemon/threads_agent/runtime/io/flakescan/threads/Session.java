@@ -205,9 +205,11 @@ final class Session {
     private ThreadState choose(List<ThreadState> candidates) {
         if (candidates.size() > 1) {
             for (ThreadState t : candidates) {
-                if (t.repeats >= settings.spinLimit) {
-                    // A busy-wait: switch away from it, whatever the strategy would do.
+                if (t.repeats >= settings.spinLimit || t.sleepsInTurn >= settings.spinLimit) {
+                    // A busy-wait, or a poll with a sleep in each pass: switch away from it,
+                    // whatever the strategy would do.
                     t.repeats = 0;
+                    t.sleepsInTurn = 0;
                     strategy.demote(t);
                     candidates.remove(t);
                     break;
@@ -233,6 +235,8 @@ final class Session {
         if (next != null && chosen.interruptPending && next.interruptible) next.interrupted = true;  // interrupted before its wait
         step(chosen, op);
         strategy.passed(chosen, op, waiting);
+        if (lastRunner != null && lastRunner != chosen) lastRunner.sleepsInTurn = 0;
+        if (op.kind == Op.Kind.SLEEP || op.kind == Op.Kind.YIELD) chosen.sleepsInTurn++;
         lastRunner = chosen;
         if (next != null) {
             chosen.pending = next;

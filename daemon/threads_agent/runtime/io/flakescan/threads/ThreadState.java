@@ -55,6 +55,8 @@ final class ThreadState {
     Object lastTarget;
     String lastName;
     int repeats;
+    /** Spin protection for polls: sleeps and yields passed since another thread last ran. */
+    int sleepsInTurn;
     /** Left control to wait for work in its ThreadPoolExecutor (getTask); its return is a hand-off's arrival. */
     boolean idle;
     /** A hand-off to an executor in progress (HandOffs): the threads alive before it, and its site. */
