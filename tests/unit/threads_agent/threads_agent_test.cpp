@@ -261,6 +261,17 @@ TEST_CASE("threads agent: a thread polling with a sleep between polls gives way 
   }
 }
 
+TEST_CASE("threads agent: a join of a thread the session does not know runs uncontrolled and says so", "[threads_agent]") {
+  // Before, the join became a modelled join with no target and the scheduler threw a
+  // NullPointerException into the test (found on one of Fray's programs).
+  auto runs = probe("join_unknown_thread", "random", 1, 4);
+  for (const auto& r : runs) {
+    INFO("seed " << r.seed << ": " << r.error);
+    CHECK_FALSE(r.failed);
+    CHECK(r.record.at("inexact_reasons").dump().find("java.lang.Thread.join") != std::string::npos);
+  }
+}
+
 TEST_CASE("threads agent: park/unpark and Condition.signal hand over without hanging", "[threads_agent]") {
   CHECK(count_failed(probe("park_unpark", "random", 1, 10)) == 0);
   CHECK(count_failed(probe("condition_signal", "pos", 1, 10)) == 0);

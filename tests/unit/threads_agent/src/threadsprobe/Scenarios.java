@@ -141,6 +141,24 @@ final class Scenarios {
         setter.join();
     }
 
+    /**
+     * A join of a thread the session does not know (a Timer's, started inside the JDK), found
+     * the way a harness finds leftover threads: the join runs uncontrolled.
+     */
+    static void joinUnknownThread() throws InterruptedException {
+        java.util.Set<Thread> before = Thread.getAllStackTraces().keySet();
+        java.util.Timer timer = new java.util.Timer("probe-timer");
+        Thread helper = new Thread(() -> { });
+        helper.start();
+        Thread timerThread = null;
+        for (Thread t : Thread.getAllStackTraces().keySet())
+            if (!before.contains(t) && t.getName().equals("probe-timer")) timerThread = t;
+        if (timerThread == null) throw new IllegalStateException("the Timer's thread was not found");
+        timer.cancel();
+        timerThread.join();
+        helper.join();
+    }
+
     /** A busy-wait on a volatile flag that another thread sets. */
     static void busyWait() throws InterruptedException {
         Flag f = new Flag();
@@ -241,6 +259,7 @@ final class Scenarios {
             case "pool_task": LibraryScenarios.poolTask(); break;
             case "busy_wait": busyWait(); break;
             case "sleep_poll": sleepPoll(); break;
+            case "join_unknown_thread": joinUnknownThread(); break;
             case "atomic_counter": atomicCounter(); break;
             case "lock_order_locks": LibraryScenarios.lockOrderLocks(); break;
             case "timed_wait": timedWait(); break;

@@ -75,7 +75,7 @@ final class Monitors {
         }
         if (entry == null || entry[1] == null) {
             ThreadState me = Sched.controlled(site);
-            if (me != null) Sched.leaveFor(me, Op.Kind.WAIT, "java.lang.Object.wait", site);
+            if (me != null) Sched.leaveFor(me, Op.Kind.BLOCKING_CALL, "java.lang.Object.wait", site);
             o.wait(ms < 0 ? 0 : ms);
             return;
         }

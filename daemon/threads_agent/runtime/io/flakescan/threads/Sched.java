@@ -62,6 +62,8 @@ public final class Sched {
         if (me != null) leaveFor(me, Op.Kind.BLOCKING_CALL, call, site);
     }
 
+    /** `kind` is BLOCKING_CALL or SLEEP: an operation the model never blocks (a join or wait on
+     *  something the session does not know is a blocking call, not a modelled join or wait). */
     static void leaveFor(ThreadState me, Op.Kind kind, String call, String site) {
         if (me.session.pass(me, new Op(kind, null, call, site)) != null)
             me.session.leave(me, "a call that may block ran uncontrolled: " + call + " at " + site);
@@ -123,7 +125,7 @@ public final class Sched {
         ThreadState me = controlled(site);
         ThreadState target = me == null ? null : me.session.stateOf(t);
         if (target == null) {
-            if (me != null) leaveFor(me, Op.Kind.THREAD_JOIN, "java.lang.Thread.join", site);
+            if (me != null) leaveFor(me, Op.Kind.BLOCKING_CALL, "java.lang.Thread.join", site);
             t.join(ms < 0 ? 0 : ms);
             return;
         }
