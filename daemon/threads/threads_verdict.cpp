@@ -232,7 +232,7 @@ core::Verdict threads_verdict(const Subject& s, const core::TechniqueInput& inpu
     return v;
   }
   if (s.runs.empty() || !s.runs.front().spec.schedule) return v;
-  if (v.verdict == core::VerdictKind::could_not_run) {
+  if (v.verdict == core::VerdictKind::could_not_run && v.runs.infra > 0 && v.runs.skipped == 0) {
     v.evidence.reason = "no controlled schedule finished (" + v.evidence.reason +
                         "): under control one thread runs at a time, so a test that spins or runs long under the "
                         "scheduler can outlast the run deadline (--timeout-seconds gives each run more)";

@@ -257,6 +257,15 @@ TEST_CASE("schedules killed at the run deadline: could_not_run, and the reason s
   CHECK(has(v.evidence.reason, "--timeout-seconds"));
 }
 
+TEST_CASE("a skipped test is not said to have outlasted the run deadline", "[threads][technique]") {
+  ScriptedLog log;
+  log.script[counter] = {"counter-skipped.results"};
+  auto v = only(detect_concurrency(input_for({counter}, 5), log));
+  CHECK(v.runs.skipped > 0);
+  CHECK(v.runs.passed + v.runs.failed == 0);
+  CHECK_FALSE(has(v.evidence.reason, "no controlled schedule finished"));
+}
+
 TEST_CASE("every schedule fails and so does a run without control: failing", "[threads][technique]") {
   ScriptedLog log;
   log.script[counter] = {"counter-fail.results"};
