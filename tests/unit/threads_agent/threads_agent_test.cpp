@@ -272,6 +272,14 @@ TEST_CASE("threads agent: a join of a thread the session does not know runs unco
   }
 }
 
+TEST_CASE("threads agent: a thread holding its own Thread object's monitor does not stop the watchdog", "[threads_agent]") {
+  // The watchdog used to join the running thread, which takes that Thread's monitor: with the
+  // thread holding it while it waited in the scheduler, the watchdog blocked and the JVM hung
+  // (found on Fray's ThreadPoolExecutorShutdown program). The probe fails the case on a hang.
+  auto pct = probe("own_thread_monitor", "pct", 1, 12, {"-Dflakescan.threads.steps=40"});
+  CHECK(count_failed(pct) == 0);
+}
+
 TEST_CASE("threads agent: park/unpark and Condition.signal hand over without hanging", "[threads_agent]") {
   CHECK(count_failed(probe("park_unpark", "random", 1, 10)) == 0);
   CHECK(count_failed(probe("condition_signal", "pos", 1, 10)) == 0);

@@ -159,6 +159,32 @@ final class Scenarios {
         helper.join();
     }
 
+    /**
+     * Pool tasks that interrupt themselves and then wait on their own Thread object's monitor
+     * (the wait ends at once with InterruptedException), while another thread shuts the pool
+     * down: a task holds its Thread's monitor while it waits in the scheduler.
+     */
+    static void ownThreadMonitor() throws InterruptedException {
+        java.util.concurrent.ThreadPoolExecutor pool = new java.util.concurrent.ThreadPoolExecutor(
+                0, 8, 0L, java.util.concurrent.TimeUnit.MILLISECONDS, new java.util.concurrent.LinkedBlockingQueue<>());
+        for (int i = 0; i < 3; i++) {
+            pool.submit(() -> {
+                Thread.currentThread().interrupt();
+                synchronized (Thread.currentThread()) {
+                    try {
+                        Thread.currentThread().wait();
+                    } catch (InterruptedException expected) {
+                        // the interrupt came first
+                    }
+                }
+            });
+        }
+        Thread closer = new Thread(pool::shutdown);
+        closer.start();
+        closer.join();
+        if (!pool.awaitTermination(10, java.util.concurrent.TimeUnit.SECONDS)) throw new AssertionError("the pool did not end");
+    }
+
     /** A busy-wait on a volatile flag that another thread sets. */
     static void busyWait() throws InterruptedException {
         Flag f = new Flag();
@@ -259,6 +285,7 @@ final class Scenarios {
             case "pool_task": LibraryScenarios.poolTask(); break;
             case "busy_wait": busyWait(); break;
             case "sleep_poll": sleepPoll(); break;
+            case "own_thread_monitor": ownThreadMonitor(); break;
             case "join_unknown_thread": joinUnknownThread(); break;
             case "atomic_counter": atomicCounter(); break;
             case "lock_order_locks": LibraryScenarios.lockOrderLocks(); break;

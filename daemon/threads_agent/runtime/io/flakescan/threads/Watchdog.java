@@ -2,11 +2,12 @@ package io.flakescan.threads;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * Liveness for the scheduler, one daemon thread for the JVM. About every 10 ms of a session it
- * (1) records the end of controlled threads that terminated (joining the running thread, so an
- * end is seen at once), (2) takes control away from a thread the scheduler waits for that is
+ * (1) records the end of controlled threads that terminated (every millisecond while a thread
+ * runs, so an end is seen at once), (2) takes control away from a thread the scheduler waits for that is
  * blocked in code we do not rewrite (50 ms for the running thread, 200 ms for one not yet at
  * its first point) or has not reached a scheduling point for 1 s, and (3) when nothing has
  * been enabled for 1 s while threads outside control were all blocked, or while threads not
@@ -47,8 +48,11 @@ final class Watchdog extends Thread {
                     Thread.sleep(10);
                     continue;
                 }
-                Thread watched = watched(s);
-                if (watched != null) watched.join(10);
+                // Not watched.join(10): join takes the Thread object's monitor, which the
+                // program may hold (synchronized (Thread.currentThread())) while it waits in the
+                // scheduler, and the watchdog would block for good. A short park instead: the
+                // end of the running thread is seen within a millisecond.
+                if (watched(s) != null) LockSupport.parkNanos(MS);
                 else Thread.sleep(10);
                 check(s, System.nanoTime());
             } catch (InterruptedException e) {
