@@ -7,9 +7,25 @@
 #include <cstdlib>
 #include <string>
 
+#include <sys/resource.h>
+
 #include "jdwp/launch.hpp"
 
 using namespace flakescan;
+
+namespace {
+// This process's CPU time (every thread, user + system) and voluntary context switches.
+struct Usage {
+  double cpu_s = 0;
+  long switches = 0;
+};
+Usage usage() {
+  rusage r{};
+  getrusage(RUSAGE_SELF, &r);
+  auto s = [](timeval t) { return t.tv_sec + t.tv_usec / 1e6; };
+  return {s(r.ru_utime) + s(r.ru_stime), r.ru_nvcsw};
+}
+}  // namespace
 
 int main(int argc, char** argv) {
   const int calls = argc > 1 ? std::atoi(argv[1]) : 20000;
@@ -29,6 +45,7 @@ int main(int argc, char** argv) {
   if (!vm.resume_all(deadline())) return 1;
   int hits = 0;
   std::chrono::steady_clock::time_point start;
+  Usage used_at_start;
   // Where the time goes, per step (summed over the measured hits).
   double wait_s = 0, frame_s = 0;
   auto since = [](std::chrono::steady_clock::time_point t) {
@@ -54,12 +71,17 @@ int main(int argc, char** argv) {
       std::fprintf(stderr, "top frame not read\n");
       return 1;
     }
-    if (++hits == warmup) start = std::chrono::steady_clock::now();
+    if (++hits == warmup) {
+      start = std::chrono::steady_clock::now();
+      used_at_start = usage();
+    }
   }
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   const int measured = hits - warmup;
-  std::fprintf(stderr, "engine per hit: wait %.0f us, top frame and resume %.0f us\n", 1e6 * wait_s / measured,
-               1e6 * frame_s / measured);
+  const Usage used = usage();
+  std::fprintf(stderr, "engine per hit: wait %.0f us, top frame and resume %.0f us; own CPU %.1f us, %.2f voluntary switches\n",
+               1e6 * wait_s / measured, 1e6 * frame_s / measured, 1e6 * (used.cpu_s - used_at_start.cpu_s) / measured,
+               double(used.switches - used_at_start.switches) / measured);
   std::printf("engine hits=%d measured=%d seconds=%.3f events_per_s=%.0f\n", hits, measured, seconds, measured / seconds);
   (void)l->child.wait(deadline());
   return hits == calls ? 0 : 1;

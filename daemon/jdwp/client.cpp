@@ -1,6 +1,9 @@
 #include "jdwp/client.hpp"
 
+#include <condition_variable>
 #include <future>
+#include <mutex>
+#include <optional>
 
 #include <boost/asio/connect.hpp>
 
@@ -58,46 +61,59 @@ Client::~Client() {
   if (thread_.joinable()) thread_.join();
 }
 
-util::Result<Packet> Client::raw_call(Command command, Bytes data, Clock::time_point deadline) {
-  // The fast path: this thread writes the packet and waits with its own deadline, so no
-  // timer and no hand-off to the io thread are needed (session.hpp).
-  auto promise = std::make_shared<std::promise<util::Result<Packet>>>();
-  auto future = promise->get_future();
-  const auto id = session_->submit(command, std::move(data), [promise](util::Result<Packet> reply) {
-    promise->set_value(std::move(reply));
-  });
-  if (future.wait_until(deadline) == std::future_status::timeout && session_->abandon(id)) {
-    auto name = command_name(command_set_of(command), command_number_of(command));
-    return util::fail(Errc::timeout, std::string(name.value_or("request")) + " had no reply before its deadline");
+namespace {
+
+// The replies of one batch: the io thread fills them in, the caller sleeps until the last
+// one is in (one wake-up per batch, not one per reply) or its deadline passes.
+struct Replies {
+  std::mutex mutex;
+  std::condition_variable cv;
+  std::size_t missing = 0;
+  std::vector<std::optional<util::Result<Packet>>> slots;
+
+  void fill(std::size_t i, util::Result<Packet> reply) {
+    std::lock_guard lock(mutex);
+    if (slots[i]) return;
+    slots[i] = std::move(reply);
+    if (--missing == 0) cv.notify_one();
   }
-  return future.get();
+};
+
+}  // namespace
+
+util::Result<Packet> Client::raw_call(Command command, Bytes data, Clock::time_point deadline) {
+  std::vector<std::pair<Command, Bytes>> one;
+  one.emplace_back(command, std::move(data));
+  return std::move(raw_call_all(std::move(one), deadline).front());
 }
 
 std::vector<util::Result<Packet>> Client::raw_call_all(std::vector<std::pair<Command, Bytes>> commands,
                                                       Clock::time_point deadline) {
-  struct Sent {
-    Command command;
-    std::uint32_t id;
-    std::future<util::Result<Packet>> reply;
-  };
-  std::vector<Sent> sent;
-  for (auto& [command, data] : commands) {
-    auto promise = std::make_shared<std::promise<util::Result<Packet>>>();
-    auto future = promise->get_future();
-    auto id = session_->submit(command, std::move(data), [promise](util::Result<Packet> reply) {
-      promise->set_value(std::move(reply));
-    });
-    sent.push_back({command, id, std::move(future)});
+  // The fast path: this thread writes the packets and waits with its own deadline, so no
+  // timer and no hand-off to the io thread are needed (session.hpp).
+  auto replies = std::make_shared<Replies>();
+  replies->missing = commands.size();
+  replies->slots.resize(commands.size());
+  std::vector<Command> names;
+  for (const auto& c : commands) names.push_back(c.first);
+  const auto ids = session_->submit_all(std::move(commands), [replies](std::size_t i, util::Result<Packet> reply) {
+    replies->fill(i, std::move(reply));
+  });
+  std::unique_lock lock(replies->mutex);
+  if (!replies->cv.wait_until(lock, deadline, [&] { return replies->missing == 0; })) {
+    lock.unlock();
+    for (std::size_t i = 0; i < ids.size(); ++i) {
+      // A request the reader has already taken is answered in a moment: wait for it below.
+      if (!session_->abandon(ids[i])) continue;
+      auto name = command_name(command_set_of(names[i]), command_number_of(names[i]));
+      replies->fill(i, util::fail(Errc::timeout, std::string(name.value_or("request")) + " had no reply before its deadline"));
+    }
+    lock.lock();
+    replies->cv.wait(lock, [&] { return replies->missing == 0; });
   }
   std::vector<util::Result<Packet>> out;
-  for (auto& s : sent) {
-    if (s.reply.wait_until(deadline) == std::future_status::timeout && session_->abandon(s.id)) {
-      auto name = command_name(command_set_of(s.command), command_number_of(s.command));
-      out.push_back(util::fail(Errc::timeout, std::string(name.value_or("request")) + " had no reply before its deadline"));
-      continue;
-    }
-    out.push_back(s.reply.get());
-  }
+  out.reserve(ids.size());
+  for (auto& slot : replies->slots) out.push_back(std::move(*slot));
   return out;
 }
 

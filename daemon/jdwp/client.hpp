@@ -43,10 +43,11 @@ class Client {
     return decode<typename C::Reply>(reply->data, sizes_);
   }
   util::Result<Packet> raw_call(Command command, Bytes data, Clock::time_point deadline);
-  // Several commands sent back to back before any reply is awaited (the VM's agent handles
-  // commands in the order they arrive), replies in the same order; one round trip in all.
-  // An element is an error when that command's reply did not come (the packets that did
-  // come still count).
+  // Several commands sent in one write before any reply is awaited (the VM's agent handles
+  // commands in the order they arrive), replies in the order of `commands` whatever order
+  // they come in; one round trip in all, and the caller is woken once, when the last reply
+  // is in. An element is an error when that command's reply did not come (the packets
+  // that did come still count).
   std::vector<util::Result<Packet>> raw_call_all(std::vector<std::pair<Command, Bytes>> commands,
                                                  Clock::time_point deadline);
   // The typed reply of a packet from raw_call_all.

@@ -116,25 +116,39 @@ void Session::do_handshake(Clock::time_point deadline, StartHandler done) {
 // ---- requests -----------------------------------------------------------------------------
 
 std::uint32_t Session::submit(Command command, Bytes data, ReplyHandler done) {
-  std::uint32_t id = 0;
+  std::vector<std::pair<Command, Bytes>> one;
+  one.emplace_back(command, std::move(data));
+  auto handler = std::make_shared<ReplyHandler>(std::move(done));
+  return submit_all(std::move(one), [handler](std::size_t, util::Result<Packet> reply) { (*handler)(std::move(reply)); })
+      .front();
+}
+
+std::vector<std::uint32_t> Session::submit_all(std::vector<std::pair<Command, Bytes>> commands, IndexedReplyHandler done) {
+  std::vector<std::uint32_t> ids(commands.size(), 0);
+  auto shared = std::make_shared<IndexedReplyHandler>(std::move(done));
   {
     std::lock_guard lock(pending_mutex_);
     if (!closed_) {
-      id = next_id_++;
-      pending_.emplace(id, Pending{command, std::move(done), nullptr});
+      for (std::size_t i = 0; i < commands.size(); ++i) {
+        ids[i] = next_id_++;
+        pending_.emplace(ids[i], Pending{commands[i].first, [shared, i](util::Result<Packet> r) { (*shared)(i, std::move(r)); },
+                                         nullptr});
+      }
     }
   }
-  if (id == 0) {
-    done(util::fail(Errc::disconnected, close_reason_));
-    return 0;
+  if (!commands.empty() && ids.front() == 0) {
+    for (std::size_t i = 0; i < commands.size(); ++i) (*shared)(i, util::fail(Errc::disconnected, close_reason_));
+    return ids;
   }
-  Packet packet;
-  packet.id = id;
-  packet.command_set = command_set_of(command);
-  packet.command = command_number_of(command);
-  packet.data = std::move(data);
-  send(std::move(packet));
-  return id;
+  std::vector<Packet> packets(commands.size());
+  for (std::size_t i = 0; i < commands.size(); ++i) {
+    packets[i].id = ids[i];
+    packets[i].command_set = command_set_of(commands[i].first);
+    packets[i].command = command_number_of(commands[i].first);
+    packets[i].data = std::move(commands[i].second);
+  }
+  send(std::move(packets));
+  return ids;
 }
 
 std::optional<Session::ReplyHandler> Session::abandon(std::uint32_t id) {
@@ -178,40 +192,59 @@ void Session::fire_and_forget(Command command) {
   }
   packet.command_set = command_set_of(command);
   packet.command = command_number_of(command);
-  send(std::move(packet));
+  std::vector<Packet> one;
+  one.push_back(std::move(packet));
+  send(std::move(one));
 }
 
-void Session::send(Packet packet) {
-  Bytes bytes = encode_packet(packet);
-  stats_.packets_out++;
-  std::lock_guard lock(out_mutex_);
-  if (closed_) return;  // the pending entry has been failed by shutdown()
-  if (trace_) {
-    auto name = command_name(packet.command_set, packet.command);
-    trace(false, bytes, name.value_or(""));
+// Every packet of `packets` in one buffer and, when nothing is queued, one send().
+void Session::send(std::vector<Packet> packets) {
+  Bytes bytes;
+  std::vector<std::size_t> ends;  // where each packet ends in `bytes`, for the trace
+  for (const auto& packet : packets) {
+    Bytes one = encode_packet(packet);
+    if (packets.size() == 1) bytes = std::move(one);
+    else bytes.insert(bytes.end(), one.begin(), one.end());
+    ends.push_back(bytes.size());
   }
-  if (!writing_ && outbox_.empty()) {
-    // Nothing queued: write from this thread. Non-blocking, so a full socket buffer only
-    // sends the rest through the strand.
-    std::size_t done = 0;
-    while (done < bytes.size()) {
-      const ssize_t n = ::send(socket_.native_handle(), bytes.data() + done, bytes.size() - done, MSG_NOSIGNAL | MSG_DONTWAIT);
-      if (n > 0) {
-        done += static_cast<std::size_t>(n);
-      } else if (n < 0 && errno == EINTR) {
-        continue;
-      } else {
-        break;  // EAGAIN, or an error the asynchronous write will report
-      }
+  stats_.packets_out += packets.size();
+  std::lock_guard lock(out_mutex_);
+  if (closed_) return;  // the pending entries have been failed by shutdown()
+  if (trace_) {
+    std::size_t begin = 0;
+    for (std::size_t i = 0; i < packets.size(); ++i) {
+      auto name = command_name(packets[i].command_set, packets[i].command);
+      trace(false, ByteView(bytes).subspan(begin, ends[i] - begin), name.value_or(""));
+      begin = ends[i];
     }
-    if (done == bytes.size()) return;
-    bytes.erase(bytes.begin(), bytes.begin() + static_cast<std::ptrdiff_t>(done));
+  }
+  stats_.writes++;
+  if (!writing_ && outbox_.empty()) {
+    write_now(bytes);
+    if (bytes.empty()) return;
   }
   outbox_.push_back(std::move(bytes));
   if (!writing_) {
     writing_ = true;
     asio::post(strand_, [self = shared_from_this()] { self->do_write(); });
   }
+}
+
+// Nothing queued: write from this thread (out_mutex_ held). Non-blocking, so a full socket
+// buffer only leaves the rest in `bytes` for the strand to send.
+void Session::write_now(Bytes& bytes) {
+  std::size_t done = 0;
+  while (done < bytes.size()) {
+    const ssize_t n = ::send(socket_.native_handle(), bytes.data() + done, bytes.size() - done, MSG_NOSIGNAL | MSG_DONTWAIT);
+    if (n > 0) {
+      done += static_cast<std::size_t>(n);
+    } else if (n < 0 && errno == EINTR) {
+      continue;
+    } else {
+      break;  // EAGAIN, or an error the asynchronous write will report
+    }
+  }
+  bytes.erase(bytes.begin(), bytes.begin() + static_cast<std::ptrdiff_t>(done));
 }
 
 void Session::do_write() {
@@ -336,28 +369,34 @@ void Session::flow_control() {
 void Session::next_event(Clock::time_point deadline, EventHandler done) {
   asio::post(strand_, [self = shared_from_this(), deadline, done = std::move(done)]() mutable {
     const std::uint64_t id = self->next_waiter_++;
-    Waiter w{id, std::move(done), std::make_unique<asio::steady_timer>(self->strand_, deadline)};
-    w.timer->async_wait(asio::bind_executor(self->strand_, [self, id](boost::system::error_code ec) {
-      if (ec) return;
-      for (auto it = self->waiters_.begin(); it != self->waiters_.end(); ++it) {
-        if (it->id == id) {
-          auto handler = std::move(it->done);
-          self->waiters_.erase(it);
-          handler(util::fail(Errc::timeout, "no event before the deadline"));
-          return;
-        }
-      }
-    }));
+    Waiter w{id, std::move(done), nullptr};
+    if (deadline != Clock::time_point::max()) {
+      w.timer = std::make_unique<asio::steady_timer>(self->strand_, deadline);
+      w.timer->async_wait(asio::bind_executor(self->strand_, [self, id](boost::system::error_code ec) {
+        if (!ec) self->expire_waiter(id);
+      }));
+    }
     self->waiters_.push_back(std::move(w));
     self->deliver_events();
   });
+}
+
+void Session::expire_waiter(std::uint64_t id) {
+  for (auto it = waiters_.begin(); it != waiters_.end(); ++it) {
+    if (it->id == id) {
+      auto handler = std::move(it->done);
+      waiters_.erase(it);
+      handler(util::fail(Errc::timeout, "no event before the deadline"));
+      return;
+    }
+  }
 }
 
 void Session::deliver_events() {
   while (!waiters_.empty() && !events_.empty()) {
     Waiter w = std::move(waiters_.front());
     waiters_.pop_front();
-    w.timer->cancel();
+    if (w.timer) w.timer->cancel();
     EventSet set = std::move(events_.front());
     events_.pop_front();
     w.done(std::move(set));
@@ -366,7 +405,7 @@ void Session::deliver_events() {
     while (!waiters_.empty() && events_.empty()) {
       Waiter w = std::move(waiters_.front());
       waiters_.pop_front();
-      w.timer->cancel();
+      if (w.timer) w.timer->cancel();
       w.done(util::fail(Errc::disconnected, close_reason_));
     }
     return;

@@ -16,6 +16,11 @@
 //     its own deadline and abandons the request when it passes. This saves two thread
 //     hand-offs per request, which is most of a round trip on a busy machine. The write
 //     state and the pending table are therefore guarded by mutexes as well as the strand.
+//   * Batches (submit_all): several commands are registered at once and their packets go
+//     out in one buffer, one send() (loopback TCP costs a whole transmit path per send).
+//     The VM's agent still reads and answers them one by one, in order; replies are matched
+//     by id whatever order they come in. `SessionStats::writes` counts buffers handed to
+//     the socket, so tests can tell one write per batch from one per packet.
 //   * The event queue is bounded: at `event_capacity` queued sets the session tells the VM
 //     to hold events (VirtualMachine.HoldEvents, fire-and-forget) and releases them when
 //     the queue drains to half; sets already in flight still queue, and at twice the
@@ -56,6 +61,7 @@ struct SessionOptions {
 
 struct SessionStats {
   std::atomic<std::uint64_t> packets_in{0}, packets_out{0}, dropped_malformed{0}, late_replies{0}, holds{0};
+  std::atomic<std::uint64_t> writes{0};  // buffers handed to the socket (a batch is one)
 };
 
 class Session : public std::enable_shared_from_this<Session> {
@@ -77,9 +83,15 @@ class Session : public std::enable_shared_from_this<Session> {
   // the strand with the reply, or at once (on the caller) if the session has ended. Pair
   // with abandon() when the caller's own deadline passes. Returns the packet id.
   std::uint32_t submit(Command command, Bytes data, ReplyHandler done);
+  // Several commands in one write (policy above); `done` is called once per command with
+  // that command's index and reply. Returns the packet ids in the order of `commands` (all
+  // 0, with every `done` already called, if the session has ended).
+  using IndexedReplyHandler = std::function<void(std::size_t, util::Result<Packet>)>;
+  std::vector<std::uint32_t> submit_all(std::vector<std::pair<Command, Bytes>> commands, IndexedReplyHandler done);
   // Forgets a submitted request; returns its handler if the reply had not come yet.
   std::optional<ReplyHandler> abandon(std::uint32_t id);
-  // The next event set, in arrival order.
+  // The next event set, in arrival order. Clock::time_point::max() waits without a timer
+  // (a waiter that lives as long as the session; it still fails on disconnect).
   void next_event(Clock::time_point deadline, EventHandler done);
   // Closes the socket; pending work fails with Errc::disconnected.
   void close(std::string reason = "closed by the debugger");
@@ -99,7 +111,7 @@ class Session : public std::enable_shared_from_this<Session> {
   struct Waiter {
     std::uint64_t id;
     EventHandler done;
-    std::unique_ptr<boost::asio::steady_timer> timer;
+    std::unique_ptr<boost::asio::steady_timer> timer;  // none for an undeadlined waiter
   };
 
   void do_handshake(Clock::time_point deadline, StartHandler done);
@@ -107,9 +119,11 @@ class Session : public std::enable_shared_from_this<Session> {
   void on_read(boost::system::error_code ec, std::size_t n);
   void on_packet(Packet packet);
   void on_event_packet(const Packet& packet);
-  void send(Packet packet);
+  void send(std::vector<Packet> packets);
+  void write_now(Bytes& bytes);
   void do_write();
   void deliver_events();
+  void expire_waiter(std::uint64_t id);
   void flow_control();
   void shutdown(const std::string& reason);
   void trace(bool from_vm, ByteView bytes, std::string_view note);

@@ -75,7 +75,8 @@ void JdwpVm::arm() {
   // queued event set handed out while the session closes must not re-arm a dying client.
   std::lock_guard lock(slow_mutex_);
   if (stopping_) return;
-  client_->async_next_event(Clock::now() + std::chrono::hours(24),
+  // No deadline: the waiter lives as long as the session (no timer armed per event set).
+  client_->async_next_event(Clock::time_point::max(),
                             [this](util::Result<EventSet> set) { on_event_set(std::move(set)); });
 }
 

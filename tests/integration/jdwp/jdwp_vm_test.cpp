@@ -108,6 +108,45 @@ core::Value field(const core::HeapNode& n, const std::string& name) {
 
 }  // namespace
 
+// What one breakpoint round trip (hit, top frame, resume) costs on the wire, counted on a
+// real agent: the event, then Frames and Resume in one write, then their two replies.
+// A JDI client needs two writes and two round trips for the same (frame(0), then resume).
+TEST_CASE("a breakpoint round trip is one write of two commands and three packets back", "[jdwp][integration]") {
+  const int calls = 50;
+  auto l = start({"hits", std::to_string(calls)});
+  REQUIRE(l.vm->set_breakpoint({.class_name = fixture_class, .method = "work"}, soon()));
+  REQUIRE(l.vm->resume_all(soon()));
+  const auto& stats = l.vm->client().stats();
+  std::uint64_t in0 = 0, out0 = 0, writes0 = 0, in_last = 0, out_last = 0, writes_last = 0;
+  for (int hit = 1; hit <= calls; ++hit) {
+    auto e = next_breakpoint(*l.vm);
+    // Only the hitting thread sends events, and it is stopped here: the counts are exact.
+    if (hit == 1) {
+      in0 = stats.packets_in;
+      out0 = stats.packets_out;
+      writes0 = stats.writes;
+    }
+    if (hit == calls) {
+      in_last = stats.packets_in;
+      out_last = stats.packets_out;
+      writes_last = stats.writes;
+    }
+    auto top = l.vm->stack_then_resume(e.thread, 1, soon());
+    REQUIRE(top);
+    REQUIRE(top->size() == 1);
+    CHECK(top->front().method == "work");
+  }
+  // From the first hit's event to the last one's: per hit, two commands in one write, and
+  // back their two replies and the next hit's event.
+  const std::uint64_t round_trips = calls - 1;
+  CHECK(writes_last - writes0 == round_trips);
+  CHECK(out_last - out0 == 2 * round_trips);
+  CHECK(in_last - in0 == 3 * round_trips);
+  auto status = l.child.wait(soon());
+  REQUIRE(status);
+  CHECK(status->success());
+}
+
 TEST_CASE("a method breakpoint is hit once per call with the right frames and lines", "[jdwp][integration]") {
   const std::string trace = FLAKESCAN_BINARY_DIR "/jdwp-hits.trace";
   auto l = start({"hits", "5"}, trace);

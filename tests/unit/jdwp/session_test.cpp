@@ -121,6 +121,98 @@ TEST_CASE("replies are matched by id and ids sizes come from IDSizes", "[jdwp][s
   (void)client->raw_call(Command::VirtualMachine_Dispose, {}, Clock::now() + 50ms);
 }
 
+TEST_CASE("a batch goes out in one write and its replies, out of order, reach their commands", "[jdwp][session]") {
+  std::vector<Packet> seen;
+  FakeVm vm([&](FakeVm& fake) {
+    for (int i = 0; i < 3; ++i) seen.push_back(fake.read_command());
+    // The VM answers the last command first, then the first, then the second.
+    fake.reply(seen[2].id, encode(OneInt{30}, IdSizes{}));
+    fake.reply(seen[0].id, encode(OneString{"first"}, IdSizes{}));
+    fake.reply(seen[1].id, {}, 20);  // INVALID_OBJECT
+    fake.read_command();
+  });
+  auto client = connect(vm);
+  const auto writes = client->stats().writes.load();
+  const auto out = client->stats().packets_out.load();
+  std::vector<std::pair<Command, Bytes>> batch;
+  batch.emplace_back(SrValue::id, encode(SrValue::Request{ObjectId{1}}, client->sizes()));
+  batch.emplace_back(TrResume::id, encode(TrResume::Request{ObjectId{2}}, client->sizes()));
+  batch.emplace_back(ArLength::id, encode(ArLength::Request{ObjectId{3}}, client->sizes()));
+  auto replies = client->raw_call_all(std::move(batch), soon());
+  CHECK(client->stats().writes - writes == 1);
+  CHECK(client->stats().packets_out - out == 3);
+  REQUIRE(replies.size() == 3);
+  auto first = client->decode_reply<SrValue>(replies[0]);
+  REQUIRE(first);
+  CHECK(first->value == "first");
+  auto resumed = client->decode_reply<TrResume>(replies[1]);
+  REQUIRE_FALSE(resumed);
+  CHECK(resumed.error().code == util::Errc::not_found);
+  auto length = client->decode_reply<ArLength>(replies[2]);
+  REQUIRE(length);
+  CHECK(length->value == 30);
+  // In the order they were given, with consecutive ids.
+  REQUIRE(seen.size() == 3);
+  CHECK(seen[0].command_set == command_set_of(SrValue::id));
+  CHECK(seen[1].command_set == command_set_of(TrResume::id));
+  CHECK(seen[2].command_set == command_set_of(ArLength::id));
+  CHECK(seen[1].id == seen[0].id + 1);
+  CHECK(seen[2].id == seen[1].id + 1);
+  (void)client->raw_call(Command::VirtualMachine_Dispose, {}, Clock::now() + 50ms);
+}
+
+TEST_CASE("a batch past its deadline keeps the replies that came; the others time out", "[jdwp][session]") {
+  std::atomic<bool> timed_out{false};
+  FakeVm vm([&](FakeVm& fake) {
+    auto a = fake.read_command();
+    auto b = fake.read_command();
+    fake.reply(b.id, encode(OneInt{2}, IdSizes{}));
+    while (!timed_out) std::this_thread::sleep_for(1ms);
+    fake.reply(a.id, encode(OneInt{1}, IdSizes{}));  // too late: dropped
+    auto next = fake.read_command();
+    fake.reply(next.id, encode(OneInt{3}, IdSizes{}));
+    fake.read_command();
+  });
+  auto client = connect(vm);
+  std::vector<std::pair<Command, Bytes>> batch;
+  batch.emplace_back(ArLength::id, encode(ArLength::Request{ObjectId{1}}, client->sizes()));
+  batch.emplace_back(ArLength::id, encode(ArLength::Request{ObjectId{2}}, client->sizes()));
+  auto replies = client->raw_call_all(std::move(batch), Clock::now() + 100ms);
+  timed_out = true;
+  REQUIRE(replies.size() == 2);
+  REQUIRE_FALSE(replies[0]);
+  CHECK(replies[0].error().code == util::Errc::timeout);
+  auto second = client->decode_reply<ArLength>(replies[1]);
+  REQUIRE(second);
+  CHECK(second->value == 2);
+  auto next = client->call<ArLength>({ObjectId{1}}, soon());
+  REQUIRE(next);
+  CHECK(next->value == 3);
+  CHECK(client->stats().late_replies == 1);
+  (void)client->raw_call(Command::VirtualMachine_Dispose, {}, Clock::now() + 50ms);
+}
+
+TEST_CASE("a batch on an ended session fails at once, every command of it", "[jdwp][session]") {
+  FakeVm vm([](FakeVm& fake) { fake.close(); });
+  auto client = connect(vm);
+  const auto far = Clock::now() + 120s;  // a timeout here would mean "not released"
+  // An event waiter without a deadline (no timer) is released by the disconnect too.
+  auto gone = client->next_event(Clock::time_point::max());
+  REQUIRE_FALSE(gone);
+  CHECK(gone.error().code == util::Errc::disconnected);
+  std::vector<std::pair<Command, Bytes>> batch;
+  batch.emplace_back(Command::VirtualMachine_Version, Bytes{});
+  batch.emplace_back(Command::VirtualMachine_Resume, Bytes{});
+  const auto out = client->stats().packets_out.load();
+  auto replies = client->raw_call_all(std::move(batch), far);
+  REQUIRE(replies.size() == 2);
+  for (const auto& r : replies) {
+    REQUIRE_FALSE(r);
+    CHECK(r.error().code == util::Errc::disconnected);
+  }
+  CHECK(client->stats().packets_out == out);  // nothing written
+}
+
 TEST_CASE("a request past its deadline fails alone; its late reply is dropped", "[jdwp][session]") {
   std::atomic<bool> timed_out{false};
   FakeVm vm([&](FakeVm& fake) {
