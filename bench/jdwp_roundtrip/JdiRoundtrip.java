@@ -33,7 +33,12 @@ public class JdiRoundtrip {
     prepare.addClassFilter("flakescan.fixture.JdwpTarget");
     prepare.setSuspendPolicy(EventRequest.SUSPEND_EVENT_THREAD);
     prepare.enable();
-    vm.resume();
+    // No vm.resume() here: the VM is suspended by its VMStart event (suspend=y), and that
+    // event set's resume() in the loop below resumes it, once. A vm.resume() here as well
+    // resumed it twice: when the main thread was already stopped at the ClassPrepare of the
+    // fixture (a busy machine delays the loop), the VMStart set's resume() let it run on
+    // before the breakpoint was set, the program ended, and JDI failed with
+    // VMDisconnectedException in methodsByName (bench run of 2026-11-28 under load).
     int hits = 0;
     long start = 0;
     boolean done = false;
