@@ -72,10 +72,15 @@ struct Replies {
   std::vector<std::optional<util::Result<Packet>>> slots;
 
   void fill(std::size_t i, util::Result<Packet> reply) {
-    std::lock_guard lock(mutex);
-    if (slots[i]) return;
-    slots[i] = std::move(reply);
-    if (--missing == 0) cv.notify_one();
+    {
+      std::lock_guard lock(mutex);
+      if (slots[i]) return;
+      slots[i] = std::move(reply);
+      if (--missing != 0) return;
+    }
+    // Outside the lock: a waiter woken while the io thread still held the mutex would go
+    // straight back to sleep on it (on a loaded machine, for a whole time slice).
+    cv.notify_one();
   }
 };
 
