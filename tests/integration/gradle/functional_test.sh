@@ -267,7 +267,7 @@ run_gradle jvmargs clean-project flakeScanTest -Pflakescan.dryRun=true -Pflakesc
 check "the Test task's systemProperty and jvmArgs, then the setting's, reach flakescan scan" \
   bash -c "test $status -eq 0 && grep -qF -- '--jvm-arg=-Dgreeting.punctuation=! ' '$work/jvmargs.log' && grep -qF -- '--jvm-arg=-Dgreeting.mode=plain ' '$work/jvmargs.log' && grep -qE -- 'greeting.* --jvm-arg=-Duser.timezone=UTC --jvm-arg=-Xss2m$' '$work/jvmargs.log'"
 check "the Test task's assertions setting reaches it too" has "$work/jvmargs.log" "--jvm-arg=-ea"
-check "a Test task's debugger agent is left out" bash -c "! grep -qE -- 'jdwp|-Xdebug' '$work/jvmargs.log'"
+check "a Test task's debugger agent is left out" bash -c "! grep -qE -- 'agentlib:jdwp|Xrunjdwp|-Xdebug' '$work/jvmargs.log'"
 run_gradle jvmargsoff clean-project flakeScanTest -Pflakescan.dryRun=true -Pflakescan.all=true \
   -Pflakescan.testTaskJvmArgs=false -Pflakescan.jvmArgs=user.timezone=UTC
 check "a jvmArgs value that is not an option fails with a clear message" \
