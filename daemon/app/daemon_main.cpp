@@ -49,6 +49,7 @@ struct Options {
   int max_concurrent_scans = 1;
   api::ServerConfig server;               // the limits that protect the daemon from its clients
   bool class_data_sharing = true;        // runner JVMs start from a CDS archive (data_dir/cds)
+  bool prestart = true;                  // plain runs take a runner JVM started ahead (SpareJvms)
   std::vector<std::string> adb_servers;  // GET /v1/devices and explorations; default 127.0.0.1:5037
   int exit_when_idle = 0;                // seconds; 0: run until a signal
 };
@@ -141,6 +142,12 @@ std::optional<int> parse(int argc, char** argv, Options& o) {
                  "(default); off: plain JVM starts")
       ->type_name("MODE")
       ->check(CLI::IsMember({"on", "off"}));
+  std::string prestart = o.prestart ? "on" : "off";
+  app.add_option("--prestart", prestart,
+                 "on: a scan keeps up to 'parallelism' runner JVMs started ahead, each waiting without loading the "
+                 "project until one plain run takes it (default); off: every run starts its JVM when it begins")
+      ->type_name("MODE")
+      ->check(CLI::IsMember({"on", "off"}));
   app.add_option("--exit-when-idle", o.exit_when_idle,
                  "stop after this many seconds without a client connection, a queued or running scan, or a running "
                  "exploration (default 0: run until SIGINT or SIGTERM; the CLI starts its daemon with 10)")
@@ -150,6 +157,7 @@ std::optional<int> parse(int argc, char** argv, Options& o) {
   app.footer("Exit status: 0 after SIGINT or SIGTERM, 1 when it could not start, 2 on usage errors.");
   auto done = app::parse_single(app, app::Args(argv + 1, argv + argc), std::cout, std::cerr);
   o.class_data_sharing = cds == "on";
+  o.prestart = prestart == "on";
   return done;
 }
 
@@ -226,6 +234,7 @@ scan::ScanManagerConfig scan_config_for(const Options& options) {
     c.work_dir = work_dir;
     c.parallelism = request.parallelism > 0 ? request.parallelism : int(std::max(1u, std::thread::hardware_concurrency()));
     if (options.class_data_sharing) c.cds_dir = options.data_dir / "cds";
+    c.prestart = options.prestart;
     // Technique shuffle: the shuffling JDK is prepared once per JDK on this machine, in a cache
     // every daemon shares (backend/local_jvm/shuffling_jdk.hpp).
     if (auto jar = app::find_shuffling_jdk_jar()) c.shuffling_jdk_jar = *jar;

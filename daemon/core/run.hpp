@@ -80,6 +80,16 @@ struct RunSpec {
   std::vector<std::size_t> class_run_starts;
 };
 
+// Where one run's time went, in milliseconds (0: that step did not happen). The scan logs it
+// per run (logger "steps", at debug level) and bench/rerun_overhead adds it up.
+struct RunSteps {
+  double launch_ms = 0;   // writing the tests file and starting the JVM, or telling a prestarted one to run
+  double jvm_ms = 0;      // from then until the JVM exited
+  double results_ms = 0;  // trimming its log, reading and parsing its results
+  double store_ms = 0;    // committing the run to the store
+  double events_ms = 0;   // appending its run_started and run_finished events
+};
+
 struct RunReport {
   std::vector<TestResult> results;  // one per entry of RunSpec::tests, in that order
   int exit_code = 0;                // process exit status (-1 when killed)
@@ -89,6 +99,10 @@ struct RunReport {
   double wall_ms = 0;
   std::string log_path;             // the process's own output, kept for diagnosis
   std::string runtime;              // set when it is not the project's JDK: which one (a shuffling JDK)
+  // The process was started before the run needed it and waited, having run no test, until it
+  // was told its tests (local backend, SpareJvms): still a fresh process of its own.
+  bool prestarted = false;
+  RunSteps steps;
 
   // Outcome of the i-th entry, or infra when the run did not get that far.
   Outcome outcome_at(size_t i) const { return i < results.size() ? results[i].outcome : Outcome::infra; }

@@ -178,9 +178,15 @@ void ScanManager::run_scan(const std::shared_ptr<LiveScan>& scan) {
     found = run_techniques(**executor, request, tests,
                            RunLogTarget{scan->id, store_, events, scan->cancel, scan->runs_done, scan->runs_planned},
                            config_.tools);
-    if (found.cancelled) return stop();
+    if (found.cancelled) {
+      executor->reset();  // its JVMs (those started ahead too) die before the scan says it ended
+      return stop();
+    }
     if (!found.error.empty()) scan_error += (scan_error.empty() ? "" : "; ") + found.error;
   }
+  // No run is made after the techniques: the executor goes now, and with it any JVM it keeps
+  // started ahead (local backend), before anyone hears that the scan ended.
+  if (executor) executor->reset();
   // Read once, after the techniques returned: no run of this scan is made after that. Deciding
   // checks each finding against them, and each verdict's run strip is drawn from them.
   auto scan_runs = store_.runs_of_scan(scan->id);

@@ -35,6 +35,9 @@ class ScanRunLog final : public core::RunLog {
 
  private:
   util::Result<core::RecordedRun> execute(const core::RunSpec& spec, const core::TestExecutor::DriveFn* drive);
+  void publish_finished(const core::RecordedRun& out);  // the run_finished event
+  // One line per run on logger "steps" (debug): where its time went (core::RunSteps).
+  static void log_steps(const core::RecordedRun& out);
 
   core::TestExecutor& executor_;
   RunLogTarget target_;

@@ -4,6 +4,7 @@
 #include <csignal>
 #include <cstring>
 #include <fcntl.h>
+#include <pthread.h>
 #include <fstream>
 #include <sstream>
 #include <sys/prctl.h>
@@ -61,14 +62,20 @@ Result<Child> Child::spawn(const SpawnOptions& options) {
     close(err_fd);
     return fail(Errc::io, std::string("pipe: ") + std::strerror(errno));
   }
+  // Both ends close on exec: the child dup2s the read end to 0 (which clears the flag there),
+  // and no other child the daemon starts inherits the write end (else EOF would never come).
+  int stdin_pipe[2] = {-1, -1};
+  if (options.stdin_pipe && pipe2(stdin_pipe, O_CLOEXEC) != 0) {
+    int saved = errno;
+    for (int fd : {out_fd, err_fd, status_pipe[0], status_pipe[1]}) close(fd);
+    return fail(Errc::io, std::string("pipe: ") + std::strerror(saved));
+  }
 
   pid_t pid = fork();
   if (pid < 0) {
     int saved = errno;
-    close(out_fd);
-    close(err_fd);
-    close(status_pipe[0]);
-    close(status_pipe[1]);
+    for (int fd : {out_fd, err_fd, status_pipe[0], status_pipe[1], stdin_pipe[0], stdin_pipe[1]})
+      if (fd >= 0) close(fd);
     return fail(Errc::process, std::string("fork: ") + std::strerror(saved));
   }
   if (pid == 0) {
@@ -77,8 +84,8 @@ Result<Child> Child::spawn(const SpawnOptions& options) {
       prctl(PR_SET_PDEATHSIG, SIGKILL);
       if (getppid() != parent) _exit(127);
     }
-    int devnull = open("/dev/null", O_RDONLY);
-    if (devnull >= 0) dup2(devnull, 0);
+    int in_fd = stdin_pipe[0] >= 0 ? stdin_pipe[0] : open("/dev/null", O_RDONLY);
+    if (in_fd >= 0) dup2(in_fd, 0);
     dup2(out_fd, 1);
     dup2(err_fd, 2);
     if (!options.working_dir.empty() && chdir(options.working_dir.c_str()) != 0) {
@@ -99,19 +106,22 @@ Result<Child> Child::spawn(const SpawnOptions& options) {
   close(out_fd);
   close(err_fd);
   close(status_pipe[1]);
+  if (stdin_pipe[0] >= 0) close(stdin_pipe[0]);
   int child_errno = 0;
   ssize_t n = read(status_pipe[0], &child_errno, sizeof child_errno);
   close(status_pipe[0]);
   if (n == sizeof child_errno) {
     waitpid(pid, nullptr, 0);
+    if (stdin_pipe[1] >= 0) close(stdin_pipe[1]);
     return fail(Errc::process, "cannot start " + options.argv[0] + ": " + std::strerror(child_errno));
   }
-  return Child(pid);
+  return Child(pid, stdin_pipe[1]);
 }
 
-Child::Child(Child&& other) noexcept : pid_(other.pid_), reaped_(other.reaped_) {
+Child::Child(Child&& other) noexcept : pid_(other.pid_), reaped_(other.reaped_), stdin_fd_(other.stdin_fd_) {
   other.pid_ = -1;
   other.reaped_ = true;
+  other.stdin_fd_ = -1;
 }
 
 Child& Child::operator=(Child&& other) noexcept {
@@ -120,19 +130,56 @@ Child& Child::operator=(Child&& other) noexcept {
       kill_group();
       waitpid(pid_, nullptr, 0);
     }
+    close_stdin();
     pid_ = other.pid_;
     reaped_ = other.reaped_;
+    stdin_fd_ = other.stdin_fd_;
     other.pid_ = -1;
     other.reaped_ = true;
+    other.stdin_fd_ = -1;
   }
   return *this;
 }
 
 Child::~Child() {
+  close_stdin();
   if (pid_ > 0 && !reaped_) {
     kill_group();
     waitpid(pid_, nullptr, 0);
   }
+}
+
+Result<void> Child::write_stdin(std::string_view text) {
+  if (stdin_fd_ < 0) return fail(Errc::internal, "the child has no stdin pipe");
+  // A reader that is gone raises SIGPIPE, whose default action ends the daemon: it is blocked
+  // on this thread for the write, and one that became pending is consumed.
+  sigset_t pipe_signal, old;
+  sigemptyset(&pipe_signal);
+  sigaddset(&pipe_signal, SIGPIPE);
+  pthread_sigmask(SIG_BLOCK, &pipe_signal, &old);
+  int error = 0;
+  while (!text.empty()) {
+    ssize_t n = ::write(stdin_fd_, text.data(), text.size());
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) {
+      error = errno;
+      break;
+    }
+    text.remove_prefix(std::size_t(n));
+  }
+  if (error == EPIPE) {
+    const timespec no_wait{0, 0};
+    sigtimedwait(&pipe_signal, nullptr, &no_wait);
+  }
+  pthread_sigmask(SIG_SETMASK, &old, nullptr);
+  if (error != 0) return fail(Errc::process, std::string("cannot write to the child's stdin: ") + std::strerror(error));
+  return {};
+}
+
+void Child::close_stdin() {
+  if (stdin_fd_ < 0) return;
+  close(stdin_fd_);
+  stdin_fd_ = -1;
 }
 
 bool Child::has_exited() {

@@ -7,6 +7,7 @@
 #include <chrono>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <sys/types.h>
@@ -22,6 +23,7 @@ struct SpawnOptions {
   std::string stdout_path;                // empty: /dev/null
   std::string stderr_path;                // empty: same file as stdout
   bool die_with_parent = true;            // false: the child may outlive the daemon or CLI
+  bool stdin_pipe = false;                // true: stdin is a pipe the parent writes (write_stdin); else /dev/null
 };
 
 struct ExitStatus {
@@ -61,10 +63,17 @@ class Child {
   // Forgets the child without killing it (it keeps running on its own).
   void release() { reaped_ = true; }
 
+  // Writes all of `text` to the child's stdin (SpawnOptions::stdin_pipe). An error when there is
+  // no pipe or the child no longer reads it (it died): never SIGPIPE for the daemon.
+  Result<void> write_stdin(std::string_view text);
+  // Closes the parent's end of the stdin pipe: the child reads end-of-file. Safe to call twice.
+  void close_stdin();
+
  private:
-  explicit Child(pid_t pid) : pid_(pid) {}
+  Child(pid_t pid, int stdin_fd) : pid_(pid), stdin_fd_(stdin_fd) {}
   pid_t pid_ = -1;
   bool reaped_ = false;
+  int stdin_fd_ = -1;  // the write end of the child's stdin pipe, or -1
 };
 
 // Runs a command to completion and returns its stdout (for short helper commands).

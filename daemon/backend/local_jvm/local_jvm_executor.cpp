@@ -140,7 +140,14 @@ LocalJvmExecutor::LocalJvmExecutor(LocalJvmConfig config) : config_(std::move(co
       .prepare_jar = config_.shuffling_jdk_jar,
       .asm_jars = config_.asm_jars,
       .cache_dir = config_.shuffling_jdk_cache.empty() ? default_shuffling_jdk_cache() : config_.shuffling_jdk_cache});
+  if (config_.prestart) spares_ = std::make_unique<SpareJvms>(config_.parallelism);
 }
+
+LocalJvmExecutor::~LocalJvmExecutor() {
+  if (spares_) spares_->stop();
+}
+
+std::vector<pid_t> LocalJvmExecutor::spare_pids() const { return spares_ ? spares_->pids() : std::vector<pid_t>{}; }
 
 bool LocalJvmExecutor::warm_up(const std::string& java, const std::vector<std::string>& jars, const fs::path& dump_to) const {
   std::error_code ec;
@@ -308,7 +315,67 @@ util::Result<LocalJvmExecutor::Scheduled> LocalJvmExecutor::scheduled_launch(con
   return out;
 }
 
+std::string LocalJvmExecutor::launch_key(const std::vector<std::string>& argv, const std::string& working_dir) {
+  // The command line ends with "--tests-file F --results R": the run's own files, not the JVM's.
+  std::string key = working_dir;
+  for (std::size_t i = 0; i + 4 < argv.size(); ++i) key += '\n' + argv[i];
+  return key;
+}
+
+util::Result<SpareJvm> LocalJvmExecutor::start_spare() {
+  auto files = next_run_files();
+  auto argv = command("wait", files.tests, files.results);
+  auto child = util::Child::spawn(
+      {.argv = argv, .working_dir = config_.test_dir.string(), .stdout_path = files.log.string(), .stdin_pipe = true});
+  if (!child) return std::unexpected(child.error());
+  return SpareJvm{.child = std::move(*child), .key = launch_key(argv, config_.test_dir.string()),
+                  .tests = files.tests, .results = files.results, .log = files.log};
+}
+
+std::optional<util::Result<core::RunReport>> LocalJvmExecutor::run_on_spare(const core::RunSpec& spec,
+                                                                            const core::CancelFlag& cancel) {
+  static auto log = util::logger("backend");
+  if (!spares_ || spec.shuffle || spec.schedule || !spec.classpath_prepend.empty()) return std::nullopt;
+  const auto asked = std::chrono::steady_clock::now();
+  const auto key = launch_key(command("wait", {}, {}), config_.test_dir.string());
+  // A spare that dies between being taken and reading its instruction never opened its results
+  // file (the runner opens it after "run"): the run goes to the next spare, then to a JVM of its own.
+  for (int attempt = 0; attempt < 2; ++attempt) {
+    auto spare = spares_->take(key, [this] { return start_spare(); });
+    if (!spare) return std::nullopt;
+    RunFiles files{.tests = spare->tests, .results = spare->results, .log = spare->log};
+    if (auto w = write_lines(files.tests, runner_test_lines(spec)); !w) return util::Result<core::RunReport>(std::unexpected(w.error()));
+    auto told = spare->child.write_stdin("run\n");
+    spare->child.close_stdin();
+    const auto started = std::chrono::steady_clock::now();
+    if (!told) {
+      log->info("spare runner JVM {} died while waiting; the run goes to another JVM", spare->child.pid());
+      continue;
+    }
+    auto status = spare->child.wait(started + std::chrono::milliseconds(spec.timeout_ms), &cancel);
+    if (!status) return util::Result<core::RunReport>(std::unexpected(status.error()));
+    std::error_code ec;
+    if (!status->timed_out && !status->cancelled && !fs::exists(files.results, ec)) {
+      log->info("spare runner JVM {} {} before it read its instruction; the run goes to another JVM", spare->child.pid(),
+                status->describe());
+      continue;
+    }
+    const auto exited = std::chrono::steady_clock::now();
+    auto report = finish_run(spec, files, *status, started);
+    if (report) {
+      report->prestarted = true;
+      report->steps.launch_ms = std::chrono::duration<double, std::milli>(started - asked).count();
+      report->steps.jvm_ms = std::chrono::duration<double, std::milli>(exited - started).count();
+      report->steps.results_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - exited).count();
+    }
+    return report;
+  }
+  return std::nullopt;
+}
+
 util::Result<core::RunReport> LocalJvmExecutor::run(const core::RunSpec& spec, const core::CancelFlag& cancel) {
+  if (auto on_spare = run_on_spare(spec, cancel)) return std::move(*on_spare);
+  const auto asked = std::chrono::steady_clock::now();
   auto files = next_run_files();
   if (auto w = write_lines(files.tests, runner_test_lines(spec)); !w) return std::unexpected(w.error());
   std::optional<Shuffled> shuffle;
@@ -329,10 +396,17 @@ util::Result<core::RunReport> LocalJvmExecutor::run(const core::RunSpec& spec, c
                                    .working_dir = config_.test_dir.string(),
                                    .stdout_path = files.log.string()});
   if (!child) return std::unexpected(child.error());
+  const auto spawned = std::chrono::steady_clock::now();
   auto status = child->wait(started + std::chrono::milliseconds(spec.timeout_ms), &cancel);
   if (!status) return std::unexpected(status.error());
+  const auto exited = std::chrono::steady_clock::now();
   auto report = finish_run(spec, files, *status, started);
   if (report && shuffle) report->runtime = shuffle->jdk.description;
+  if (report) {
+    report->steps.launch_ms = std::chrono::duration<double, std::milli>(spawned - asked).count();
+    report->steps.jvm_ms = std::chrono::duration<double, std::milli>(exited - spawned).count();
+    report->steps.results_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - exited).count();
+  }
   return report;
 }
 

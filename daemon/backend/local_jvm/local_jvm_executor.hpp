@@ -14,6 +14,7 @@
 
 #include "backend/local_jvm/cds_archive.hpp"
 #include "backend/local_jvm/shuffling_jdk.hpp"
+#include "backend/local_jvm/spare_jvms.hpp"
 #include "core/test_executor.hpp"
 #include "util/process.hpp"
 
@@ -37,6 +38,10 @@ struct LocalJvmConfig {
   std::filesystem::path shuffling_jdk_cache;  // empty: default_shuffling_jdk_cache()
   // Scheduled runs (RunSpec::schedule, technique threads): the threads agent; empty refuses them.
   std::filesystem::path threads_agent_jar;
+  // Plain runs (no shuffle, schedule, classpath_prepend, debugger) take a runner JVM started
+  // ahead with the same command line, which waited without touching the project (SpareJvms);
+  // at most `parallelism` wait at a time. false: every run starts its own JVM.
+  bool prestart = true;
 };
 
 // Debian's JUnit Platform jars under `java_lib` (/usr/share/java), in the order the runner needs.
@@ -66,6 +71,7 @@ util::Result<void> check_classpath(const std::vector<std::string>& classpath);
 class LocalJvmExecutor final : public core::TestExecutor {
  public:
   explicit LocalJvmExecutor(LocalJvmConfig config);
+  ~LocalJvmExecutor() override;  // kills the spare JVMs
 
   util::Result<Discovery> discover(const std::vector<core::TestId>& ids, const core::CancelFlag& cancel) override;
   util::Result<core::RunReport> run(const core::RunSpec& spec, const core::CancelFlag& cancel) override;
@@ -98,6 +104,9 @@ class LocalJvmExecutor final : public core::TestExecutor {
   std::vector<std::string> process_classpath() const override;
   std::vector<std::string> process_classpath(const std::vector<std::string>& prepend) const;
 
+  // The spare JVMs waiting now (empty without prestart): for tests and leak checks.
+  std::vector<pid_t> spare_pids() const;
+
  private:
   struct RunFiles {
     std::filesystem::path tests, results, log, sites;  // the runner's input, its results stream, its output, a shuffle's sites
@@ -111,6 +120,12 @@ class LocalJvmExecutor final : public core::TestExecutor {
   CdsArchive& archive_for(const Shuffled* shuffle) const;
   // What a run with RunSpec::schedule starts with; an error when there is no threads agent.
   util::Result<Scheduled> scheduled_launch(const core::ScheduleSpec& spec, const RunFiles& files) const;
+  // What a spare is started with and keyed by (SpareJvms): the `wait` command line.
+  util::Result<SpareJvm> start_spare();
+  static std::string launch_key(const std::vector<std::string>& argv, const std::string& working_dir);
+  // A plain run on a spare; nullopt when there was none or it could not be told (it died):
+  // the run then starts its own JVM.
+  std::optional<util::Result<core::RunReport>> run_on_spare(const core::RunSpec& spec, const core::CancelFlag& cancel);
   // Everything after the JVM ended, the same for plain and debugged runs.
   util::Result<core::RunReport> finish_run(const core::RunSpec& spec, const RunFiles& files,
                                            const util::ExitStatus& status, std::chrono::steady_clock::time_point started);
@@ -124,6 +139,7 @@ class LocalJvmExecutor final : public core::TestExecutor {
   mutable std::mutex shuffled_cds_mutex_;
   mutable std::unique_ptr<CdsArchive> shuffled_cds_;  // the image's own archive, made on first use
   std::vector<std::string> archived_;                 // the jars the archives are made over
+  std::unique_ptr<SpareJvms> spares_;                 // last: its keeper calls start_spare(); null without prestart
 };
 
 }  // namespace flakescan::backend

@@ -4,9 +4,13 @@
 
 #include <algorithm>
 
+#include <csignal>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 #include <thread>
+
+#include <unistd.h>
 
 #include "backend/local_jvm/local_jvm_executor.hpp"
 #include "support/daemon/daemon_process.hpp"
@@ -306,4 +310,203 @@ TEST_CASE("tests run in the working directory the scan names", "[integration][lo
   c.test_dir = module;
   backend::LocalJvmExecutor in_module(c);
   CHECK(run(in_module, {"fixture.infra.InfraTest#readsAFileOfItsModule"}).results.at(0).outcome == Outcome::pass);
+}
+
+// ---- Runner JVMs started ahead (SpareJvms): isolation, lifetime, replacement, which runs take them.
+
+namespace {
+
+template <class F>
+bool eventually(F done) {
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  while (!done()) {
+    if (std::chrono::steady_clock::now() > deadline) return false;
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  return true;
+}
+
+bool running(pid_t pid) {
+  std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
+  std::string all;
+  if (!std::getline(stat, all)) return false;
+  return all.find(") Z") == std::string::npos && all.find(") X") == std::string::npos;
+}
+
+// The processes whose parent is this test process (spares are started by the pool's thread).
+int children_of_this_process() {
+  const std::string me = std::to_string(::getpid());
+  int n = 0;
+  for (const auto& e : std::filesystem::directory_iterator("/proc")) {
+    std::ifstream stat(e.path() / "stat");
+    std::string all;
+    if (!std::getline(stat, all)) continue;
+    auto close = all.rfind(')');
+    if (close == std::string::npos) continue;
+    std::istringstream rest(all.substr(close + 2));
+    std::string state, ppid;
+    rest >> state >> ppid;
+    n += ppid == me && state != "Z";
+  }
+  return n;
+}
+
+std::string file_text(const std::filesystem::path& path) {
+  std::ifstream in(path);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+const std::string ready_line = "flakescan runner: ready, waiting for the daemon to say run";
+
+// The log of a spare that got ready and waits (its JVM's output so far), other than `except`.
+std::string waiting_spare_log(const std::filesystem::path& work_dir, const std::string& except) {
+  std::string found;
+  REQUIRE(eventually([&] {
+    for (const auto& e : std::filesystem::directory_iterator(work_dir)) {
+      if (e.path().extension() != ".log" || e.path().string() == except) continue;
+      auto text = file_text(e.path());
+      if (text.find(ready_line) != std::string::npos) return found = text, true;
+    }
+    return false;
+  }));
+  return found;
+}
+
+backend::LocalJvmConfig spare_config(const std::string& name, std::vector<std::string> jvm_args = {}) {
+  backend::LocalJvmConfig c;
+  c.runner_jar = testing::build_path("lib/flakescan-runner.jar");
+  c.platform_jars = backend::default_platform_jars("/usr/share/java");
+  c.classpath = {testing::jvm_basic_classpath()};
+  c.work_dir = testing::fresh_dir(name);
+  c.jvm_args = std::move(jvm_args);
+  c.parallelism = 1;
+  c.threads_agent_jar = testing::build_path("lib/flakescan-threads-agent.jar");
+  return c;
+}
+
+const std::string polluter = "demo.basic.RegistryPolluterTest#registersDefaultCurrency";
+const std::string victim = "demo.basic.RegistryVictimTest#startsWithEmptyRegistry";
+
+}  // namespace
+
+TEST_CASE("a prestarted JVM loads nothing of the project before it is told its tests, then runs exactly them",
+          "[integration][local_jvm][prestart]") {
+  auto c = spare_config("prestart-exact", {"-Xlog:class+load=info"});
+  backend::LocalJvmExecutor ex(c);
+  auto first = run(ex, {"demo.basic.MathTest#adds"});  // no spare yet: a JVM of its own; one is started meanwhile
+  CHECK_FALSE(first.prestarted);
+  // What the spare did before it knew its tests: JDK, JUnit and runner classes, no class of the project.
+  const auto waiting = waiting_spare_log(c.work_dir, first.log_path);
+  CHECK(waiting.find("io.flakescan.runner.Prestart") != std::string::npos);
+  CHECK(waiting.find("demo.basic.") == std::string::npos);
+  auto second = run(ex, {polluter});
+  CHECK(second.prestarted);
+  REQUIRE(second.results.size() == 1);
+  CHECK(second.results[0].test == polluter);
+  CHECK(second.results[0].outcome == Outcome::pass);
+  const auto log = file_text(second.log_path);
+  const auto ready_at = log.find(ready_line);
+  REQUIRE(ready_at != std::string::npos);
+  CHECK(log.find("demo.basic.") > ready_at);                          // the project only after the instruction
+  CHECK(log.find("demo.basic.RegistryPolluterTest") != std::string::npos);
+  CHECK(log.find("demo.basic.MathTest") == std::string::npos);        // nor any test it was not given
+}
+
+TEST_CASE("static state does not leak between prestarted JVMs: a polluter, then its victim, each in a clean JVM",
+          "[integration][local_jvm][prestart]") {
+  auto c = spare_config("prestart-statics");
+  backend::LocalJvmExecutor ex(c);
+  auto alone = run(ex, {polluter, victim});  // in one JVM the victim fails: the state is there to leak
+  REQUIRE(alone.results.size() == 2);
+  CHECK(alone.results[1].outcome == Outcome::fail);
+  REQUIRE(eventually([&] { return ex.spare_pids().size() == 1; }));
+  auto polluted = run(ex, {polluter});
+  REQUIRE(eventually([&] { return ex.spare_pids().size() == 1; }));
+  auto victim_run = run(ex, {victim});
+  CHECK(polluted.prestarted);
+  CHECK(victim_run.prestarted);
+  CHECK(polluted.results.at(0).outcome == Outcome::pass);
+  CHECK(victim_run.results.at(0).outcome == Outcome::pass);  // its registry is empty: a JVM no test touched
+}
+
+TEST_CASE("spares die with their executor: the processes before and after are the same", "[integration][local_jvm][prestart]") {
+  const int before = children_of_this_process();
+  std::vector<pid_t> spares;
+  {
+    auto c = spare_config("prestart-lifetime");
+    c.parallelism = 2;
+    backend::LocalJvmExecutor ex(c);
+    (void)run(ex, {polluter});
+    REQUIRE(eventually([&] { return ex.spare_pids().size() == 2; }));  // bounded by parallelism
+    spares = ex.spare_pids();
+    CHECK(children_of_this_process() == before + 2);
+  }
+  for (pid_t p : spares) CHECK_FALSE(running(p));
+  CHECK(children_of_this_process() == before);
+}
+
+TEST_CASE("a spare that died while waiting is replaced and the run is not lost", "[integration][local_jvm][prestart]") {
+  auto c = spare_config("prestart-died");
+  backend::LocalJvmExecutor ex(c);
+  (void)run(ex, {polluter});
+  REQUIRE(eventually([&] { return ex.spare_pids().size() == 1; }));
+  const pid_t dead = ex.spare_pids().front();
+  ::kill(dead, SIGKILL);
+  REQUIRE(eventually([&] { return !running(dead); }));
+  auto report = run(ex, {victim});  // the dead spare is dropped: the run starts a JVM of its own
+  CHECK_FALSE(report.prestarted);
+  CHECK(report.infra_reason.empty());
+  CHECK(report.results.at(0).outcome == Outcome::pass);
+  REQUIRE(eventually([&] { return ex.spare_pids().size() == 1; }));  // and a new spare waits
+  CHECK(ex.spare_pids().front() != dead);
+  auto next = run(ex, {victim});
+  CHECK(next.prestarted);
+  CHECK(next.results.at(0).outcome == Outcome::pass);
+}
+
+TEST_CASE("runs that need another JVM never take a spare: debugged, patched classpath, threads agent",
+          "[integration][local_jvm][prestart]") {
+  auto c = spare_config("prestart-special");
+  backend::LocalJvmExecutor ex(c);
+  (void)run(ex, {polluter});
+  REQUIRE(eventually([&] { return ex.spare_pids().size() == 1; }));
+  const pid_t spare = ex.spare_pids().front();
+  core::CancelFlag cancel{false};
+  core::RunSpec spec{.tests = {victim}, .technique = "test"};
+  spec.timeout_ms = 60000;
+
+  bool driven = false;
+  auto debugged = ex.run_debugged(spec, cancel, [&](core::Vm& vm) -> util::Result<void> {
+    driven = true;  // a JVM under the JDWP agent, started for this run
+    return vm.resume_all(core::deadline_in(std::chrono::seconds(10)));
+  });
+  REQUIRE(debugged);
+  CHECK(driven);
+  CHECK_FALSE(debugged->prestarted);
+
+  auto patched_spec = spec;
+  patched_spec.classpath_prepend = {(c.work_dir / "patched").string()};
+  std::filesystem::create_directories(c.work_dir / "patched");
+  auto patched = ex.run(patched_spec, cancel);
+  REQUIRE(patched);
+  CHECK_FALSE(patched->prestarted);
+
+  if (std::filesystem::exists(c.threads_agent_jar)) {
+    auto scheduled_spec = spec;
+    scheduled_spec.schedule = core::ScheduleSpec{.strategy = "random", .seed = 7};
+    auto scheduled = ex.run(scheduled_spec, cancel);
+    REQUIRE(scheduled);
+    CHECK_FALSE(scheduled->prestarted);
+    REQUIRE(scheduled->results.size() == 1);
+    CHECK(scheduled->results[0].threads.has_value());  // the agent was there: a schedule record
+  } else {
+    WARN("threads agent not built: the scheduled run was not tried");
+  }
+  // The spare was not used, not killed: it still waits for a plain run.
+  CHECK(ex.spare_pids() == std::vector<pid_t>{spare});
+  CHECK(running(spare));
+  auto plain = run(ex, {victim});
+  CHECK(plain.prestarted);
 }

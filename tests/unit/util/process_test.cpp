@@ -81,3 +81,33 @@ TEST_CASE("run_capture returns what the command printed", "[util][process]") {
   CHECK(*text == "abc");
   CHECK_FALSE(run_capture({"false"}, 5s));
 }
+
+TEST_CASE("a child with a stdin pipe reads what the parent writes, then end-of-file", "[util][process]") {
+  auto out = std::filesystem::temp_directory_path() / "flakescan-process-stdin.out";
+  std::filesystem::remove(out);
+  // `read` takes one line; `cat` then sees end-of-file only once the parent closed its end.
+  auto child = Child::spawn({.argv = {"sh", "-c", "read line; echo \"got $line\"; cat"}, .stdout_path = out.string(), .stdin_pipe = true});
+  REQUIRE(child);
+  REQUIRE(child->write_stdin("run\nrest\n"));
+  child->close_stdin();
+  auto status = child->wait(soon(10s));
+  REQUIRE(status);
+  CHECK(status->success());
+  std::ifstream in(out);
+  std::stringstream text;
+  text << in.rdbuf();
+  CHECK(text.str() == "got run\nrest\n");
+}
+
+TEST_CASE("writing to the stdin of a child that died is an error, not SIGPIPE for us", "[util][process]") {
+  auto child = Child::spawn({.argv = {"sh", "-c", "exit 0"}, .stdin_pipe = true});
+  REQUIRE(child);
+  auto status = child->wait(soon(10s));
+  REQUIRE(status);
+  auto written = child->write_stdin("run\n");  // the reader is gone: EPIPE
+  REQUIRE_FALSE(written);
+  CHECK(written.error().code == Errc::process);
+  auto plain = Child::spawn({.argv = {"true"}});
+  REQUIRE(plain);
+  CHECK_FALSE(plain->write_stdin("x"));  // no pipe asked for
+}

@@ -12,6 +12,7 @@ import java.util.List;
  *   java -cp PROJECT_CP:RUNNER_CP io.flakescan.runner.Main run      --tests-file F --results R
  *   java -cp PROJECT_CP:RUNNER_CP io.flakescan.runner.Main discover --tests-file F --results R
  *   java -XX:ArchiveClassesAtExit=A -cp JARS io.flakescan.runner.Main warmup --results R
+ *   java -cp PROJECT_CP:RUNNER_CP io.flakescan.runner.Main wait     --tests-file F --results R
  * </pre>
  * F holds one test id per line ("pkg.Class#method", "pkg.Outer$Nested#method" or "pkg.Class").
  * {@code run} executes the ids in exactly that order (repeats allowed) and writes one "started"
@@ -20,7 +21,10 @@ import java.util.List;
  * (each once), or a "missing" line, and a "classpath" line saying whether a file of a class
  * directory is also in a jar (ClasspathShadows); {@code warmup} runs a few built-in JUnit 4 and
  * JUnit 5 tests the ways {@code run} does, in the JVM that dumps the runner's class data
- * archive. The exit status is 0 when the runner itself worked,
+ * archive; {@code wait} is a JVM started ahead of its run (Prestart): it gets ready without
+ * touching the project, then reads one line from stdin and, when it is "run", does what
+ * {@code run} does (F is written by then); on anything else it exits 0 having run nothing.
+ * The exit status is 0 when the runner itself worked,
  * whatever the tests did.
  */
 public final class Main {
@@ -44,8 +48,19 @@ public final class Main {
             }
         }
         if (mode == null || resultsFile == null || (testsFile == null && !"warmup".equals(mode))) {
-            System.err.println("usage: Main run|discover --tests-file F --results R, or Main warmup --results R");
+            System.err.println("usage: Main run|discover|wait --tests-file F --results R, or Main warmup --results R");
             System.exit(2);
+        }
+        if (mode.equals("wait")) {
+            Prestart.getReady();
+            // In the run's log: what comes before this line, the JVM did before it knew its tests.
+            System.err.println("flakescan runner: ready, waiting for the daemon to say run");
+            try {
+                if (!Prestart.awaitRun(System.in)) System.exit(0);
+            } catch (IOException e) {
+                System.exit(0);
+            }
+            mode = "run";
         }
         try (ResultSink sink = new ResultSink(resultsFile)) {
             List<String> ids = testsFile == null ? WARM_UP : Files.readAllLines(Paths.get(testsFile), StandardCharsets.UTF_8);
@@ -69,6 +84,7 @@ public final class Main {
                 runner.discover(ids);
                 sink.write(new JsonLine().put("event", "classpath").put("shadowed", ClasspathShadows.first()));
             } else if (mode.equals("warmup")) {
+                Prestart.getReady();  // so that the archive also holds what a waiting JVM loads
                 runner.run(ids);
             } else {
                 System.err.println("unknown mode " + mode);

@@ -1,0 +1,101 @@
+package io.flakescan.runner;
+
+import static org.junit.platform.engine.discovery.DiscoverySelectors.selectClass;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.List;
+import org.junit.platform.engine.TestEngine;
+import org.junit.platform.launcher.Launcher;
+import org.junit.platform.launcher.TestExecutionListener;
+import org.junit.platform.launcher.core.LauncherConfig;
+import org.junit.platform.launcher.core.LauncherDiscoveryRequestBuilder;
+import org.junit.platform.launcher.core.LauncherFactory;
+
+/**
+ * A runner JVM the daemon starts before a run needs it ({@code Main wait}): it gets ready and
+ * then blocks on stdin until the daemon tells it to run its tests ("run") or dismisses it (end
+ * of input, any other line).
+ *
+ * <p>Isolation is the point of a fresh JVM per run, so before the instruction nothing of the
+ * project may run or be initialised. Getting ready runs only the runner's own sample tests
+ * (io.flakescan.runner.warmup) through JUnit 4 and through a launcher built by hand: the Jupiter
+ * and Vintage engines by name, no engine, listener or filter auto-registration (those are
+ * ServiceLoader lookups that would instantiate the project's classes), and no implicit
+ * configuration parameters (a project's junit-platform.properties could switch on extension
+ * auto-detection, which loads the project's extensions). The platform's logging initialises
+ * java.util.logging, which looks up System.LoggerFinder services on the classpath. So the
+ * platform part is skipped when the project could hook into it: a junit-platform.properties
+ * anywhere on the classpath (a platform version that reads it elsewhere), a LoggerFinder
+ * service file, or java.util.logging configured by the JVM's options (a config class, file or
+ * manager). Otherwise the JVM has loaded and initialised JDK, JUnit and
+ * runner classes, and compiled some of them; no test class and no class of the project. What a
+ * test then sees of JUnit is what it would see in any JVM that ran tests before it in the
+ * same run.
+ *
+ * <p>Getting ready is best effort: whatever fails (an older platform on the project's classpath
+ * without these methods) is dropped, and the run then only lacks the warm-up.
+ */
+final class Prestart {
+    private Prestart() {}
+
+    /** Warms JUnit 4 and the platform on the runner's own samples; never throws. */
+    static void getReady() {
+        try {
+            JUnit4Group.run("io.flakescan.runner.warmup.JUnit4Sample", List.of("second", "first"), DISCARD);
+        } catch (RuntimeException | LinkageError e) {
+            // best effort: the run only lacks the warm-up
+        }
+        if (projectMayHook()) return;
+        try {
+            Launcher launcher = LauncherFactory.create(LauncherConfig.builder()
+                    .enableTestEngineAutoRegistration(false)
+                    .enableLauncherSessionListenerAutoRegistration(false)
+                    .enableLauncherDiscoveryListenerAutoRegistration(false)
+                    .enablePostDiscoveryFilterAutoRegistration(false)
+                    .enableTestExecutionListenerAutoRegistration(false)
+                    .addTestEngines(engine("org.junit.jupiter.engine.JupiterTestEngine"),
+                            engine("org.junit.vintage.engine.VintageTestEngine"))
+                    .build());
+            launcher.execute(LauncherDiscoveryRequestBuilder.request()
+                    .enableImplicitConfigurationParameters(false)
+                    .selectors(selectClass("io.flakescan.runner.warmup.JupiterSample"),
+                            selectClass("io.flakescan.runner.warmup.JUnit4Sample"))
+                    .build(), new TestExecutionListener() {});
+        } catch (ReflectiveOperationException | RuntimeException | LinkageError e) {
+            // best effort, as above
+        }
+    }
+
+    /** Whether starting the platform could run or read something of the project (see the class comment). */
+    private static boolean projectMayHook() {
+        ClassLoader loader = Thread.currentThread().getContextClassLoader();
+        if (loader.getResource("junit-platform.properties") != null) return true;
+        if (loader.getResource("META-INF/services/java.lang.System$LoggerFinder") != null) return true;
+        for (String p : List.of("java.util.logging.config.class", "java.util.logging.config.file", "java.util.logging.manager"))
+            if (System.getProperty(p) != null) return true;
+        return false;
+    }
+
+    private static TestEngine engine(String className) throws ReflectiveOperationException {
+        return (TestEngine) Class.forName(className).getDeclaredConstructor().newInstance();
+    }
+
+    private static final GroupListener.Sink DISCARD = new GroupListener.Sink() {
+        @Override
+        public void started(int entry) {}
+
+        @Override
+        public void finished(int entry, OutcomeListener listener, double millis) {}
+    };
+
+    /**
+     * Blocks until the daemon's instruction: true for "run". Reads stdin byte by byte up to the
+     * newline, so nothing after it is taken from a test that reads System.in itself.
+     */
+    static boolean awaitRun(InputStream in) throws IOException {
+        StringBuilder line = new StringBuilder();
+        for (int c = in.read(); c != -1 && c != '\n'; c = in.read()) line.append((char) c);
+        return line.toString().trim().equals("run");
+    }
+}

@@ -1,0 +1,150 @@
+// The pool of runner JVMs started ahead (SpareJvms), with shells standing in for JVMs: each
+// spare is `sh` blocked on its stdin, as the runner's wait mode is.
+#include <catch2/catch.hpp>
+
+#include <atomic>
+#include <chrono>
+#include <csignal>
+#include <fstream>
+#include <string>
+#include <thread>
+
+#include "backend/local_jvm/spare_jvms.hpp"
+
+using namespace flakescan;
+using namespace std::chrono_literals;
+
+namespace {
+
+// Until `done()` holds or 20 s passed; true when it held. Polls: the pool has no event to wait on.
+template <class F>
+bool eventually(F done) {
+  const auto deadline = std::chrono::steady_clock::now() + 20s;
+  while (!done()) {
+    if (std::chrono::steady_clock::now() > deadline) return false;
+    std::this_thread::sleep_for(5ms);
+  }
+  return true;
+}
+
+// Whether `pid` is a process that has not exited (a zombie has exited).
+bool running(pid_t pid) {
+  std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
+  std::string all;
+  if (!std::getline(stat, all)) return false;
+  return all.find(") Z") == std::string::npos && all.find(") X") == std::string::npos;
+}
+
+backend::SpareJvms::Start shell_spares(const std::string& key, std::atomic<int>& started) {
+  return [key, &started]() -> util::Result<backend::SpareJvm> {
+    auto child = util::Child::spawn({.argv = {"sh", "-c", "read line; [ \"$line\" = run ]"}, .stdin_pipe = true});
+    if (!child) return std::unexpected(child.error());
+    ++started;
+    return backend::SpareJvm{.child = std::move(*child), .key = key};
+  };
+}
+
+}  // namespace
+
+TEST_CASE("a pool fills up to its capacity with spares of the key asked for, and a run takes a live one",
+          "[backend][local_jvm][spares]") {
+  std::atomic<int> started{0};
+  backend::SpareJvms pool(2);
+  CHECK_FALSE(pool.take("a", shell_spares("a", started)));  // empty: the run starts its own JVM
+  REQUIRE(eventually([&] { return pool.pids().size() == 2; }));
+  auto spare = pool.take("a", shell_spares("a", started));
+  REQUIRE(spare);
+  CHECK(running(spare->child.pid()));
+  REQUIRE(spare->child.write_stdin("run\n"));
+  spare->child.close_stdin();
+  auto status = spare->child.wait(std::chrono::steady_clock::now() + 10s);
+  REQUIRE(status);
+  CHECK(status->success());  // it got exactly "run"
+  REQUIRE(eventually([&] { return pool.pids().size() == 2; }));  // replaced
+  CHECK(started == 3);
+  // Bounded: nothing more is started while the pool is full.
+  std::this_thread::sleep_for(100ms);
+  CHECK(started == 3);
+  CHECK(pool.pids().size() == 2);
+}
+
+TEST_CASE("a run with another key gets no spare, and the old key's spares are killed", "[backend][local_jvm][spares]") {
+  std::atomic<int> started{0};
+  backend::SpareJvms pool(1);
+  (void)pool.take("a", shell_spares("a", started));
+  REQUIRE(eventually([&] { return pool.pids().size() == 1; }));
+  const pid_t old = pool.pids().front();
+  CHECK_FALSE(pool.take("b", shell_spares("b", started)));
+  CHECK_FALSE(running(old));
+  REQUIRE(eventually([&] { return pool.pids().size() == 1; }));
+  auto spare = pool.take("b", shell_spares("b", started));
+  REQUIRE(spare);
+  CHECK(spare->key == "b");
+}
+
+TEST_CASE("a spare started with a key other than the one asked for is never handed out", "[backend][local_jvm][spares]") {
+  // The launch changed while the spare started (the class data archive appeared): its command
+  // line is not the run's, so it is dropped and no more are made until a run asks again.
+  std::atomic<int> started{0};
+  backend::SpareJvms pool(1);
+  (void)pool.take("a", shell_spares("stale", started));
+  REQUIRE(eventually([&] { return started == 1; }));
+  std::this_thread::sleep_for(100ms);
+  CHECK(started == 1);
+  CHECK(pool.pids().empty());
+  CHECK_FALSE(pool.take("a", shell_spares("a", started)));
+  REQUIRE(eventually([&] { return pool.pids().size() == 1; }));
+  CHECK(pool.take("a", shell_spares("a", started)));
+}
+
+TEST_CASE("a spare that died while waiting is dropped and replaced, and the run takes another", "[backend][local_jvm][spares]") {
+  std::atomic<int> started{0};
+  backend::SpareJvms pool(2);
+  (void)pool.take("a", shell_spares("a", started));
+  REQUIRE(eventually([&] { return pool.pids().size() == 2; }));
+  const pid_t dead = pool.pids().front();
+  ::kill(dead, SIGKILL);
+  REQUIRE(eventually([&] { return !running(dead); }));
+  auto spare = pool.take("a", shell_spares("a", started));
+  REQUIRE(spare);
+  CHECK(spare->child.pid() != dead);
+  CHECK(running(spare->child.pid()));
+  REQUIRE(eventually([&] { return pool.pids().size() == 2; }));
+  for (pid_t p : pool.pids()) CHECK(p != dead);
+}
+
+TEST_CASE("spares die with their pool: stop and the destructor leave no process behind", "[backend][local_jvm][spares]") {
+  std::atomic<int> started{0};
+  std::vector<pid_t> pids;
+  {
+    backend::SpareJvms pool(3);
+    (void)pool.take("a", shell_spares("a", started));
+    REQUIRE(eventually([&] { return pool.pids().size() == 3; }));
+    pids = pool.pids();
+  }
+  for (pid_t p : pids) CHECK_FALSE(running(p));
+  backend::SpareJvms stopped(1);
+  (void)stopped.take("a", shell_spares("a", started));
+  REQUIRE(eventually([&] { return stopped.pids().size() == 1; }));
+  const pid_t p = stopped.pids().front();
+  stopped.stop();
+  CHECK_FALSE(running(p));
+  CHECK(stopped.pids().empty());
+  CHECK_FALSE(stopped.take("a", shell_spares("a", started)));  // a stopped pool starts nothing
+}
+
+TEST_CASE("after three spares in a row fail to start, the pool starts no more until another key", "[backend][local_jvm][spares]") {
+  std::atomic<int> attempts{0};
+  backend::SpareJvms pool(2);
+  auto failing = [&attempts]() -> util::Result<backend::SpareJvm> {
+    ++attempts;
+    return util::fail(util::Errc::process, "cannot start java");
+  };
+  (void)pool.take("a", failing);
+  REQUIRE(eventually([&] { return attempts == 3; }));
+  std::this_thread::sleep_for(100ms);
+  CHECK(attempts == 3);
+  std::atomic<int> started{0};
+  (void)pool.take("b", shell_spares("b", started));
+  CHECK(eventually([&] { return pool.pids().size() == 2; }));
+}
