@@ -140,7 +140,7 @@ LocalJvmExecutor::LocalJvmExecutor(LocalJvmConfig config) : config_(std::move(co
       .prepare_jar = config_.shuffling_jdk_jar,
       .asm_jars = config_.asm_jars,
       .cache_dir = config_.shuffling_jdk_cache.empty() ? default_shuffling_jdk_cache() : config_.shuffling_jdk_cache});
-  if (config_.prestart) spares_ = std::make_unique<SpareJvms>(config_.parallelism);
+  if (config_.prestart) spares_ = std::make_unique<SpareJvms>(config_.spares > 0 ? config_.spares : config_.parallelism + 1);
 }
 
 LocalJvmExecutor::~LocalJvmExecutor() {

@@ -383,6 +383,7 @@ backend::LocalJvmConfig spare_config(const std::string& name, std::vector<std::s
   c.work_dir = testing::fresh_dir(name);
   c.jvm_args = std::move(jvm_args);
   c.parallelism = 1;
+  c.spares = 1;
   c.threads_agent_jar = testing::build_path("lib/flakescan-threads-agent.jar");
   return c;
 }
@@ -438,11 +439,16 @@ TEST_CASE("spares die with their executor: the processes before and after are th
   {
     auto c = spare_config("prestart-lifetime");
     c.parallelism = 2;
+    c.spares = 0;  // the default: parallelism + 1
     backend::LocalJvmExecutor ex(c);
     (void)run(ex, {polluter});
-    REQUIRE(eventually([&] { return ex.spare_pids().size() == 2; }));  // bounded by parallelism
+    REQUIRE(eventually([&] { return ex.spare_pids().size() == 3; }));
     spares = ex.spare_pids();
-    CHECK(children_of_this_process() == before + 2);
+    CHECK(children_of_this_process() == before + 3);
+    (void)run(ex, {victim});
+    REQUIRE(eventually([&] { return ex.spare_pids().size() == 3; }));  // replaced, never more
+    CHECK(children_of_this_process() == before + 3);
+    spares = ex.spare_pids();
   }
   for (pid_t p : spares) CHECK_FALSE(running(p));
   CHECK(children_of_this_process() == before);

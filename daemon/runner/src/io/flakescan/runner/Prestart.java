@@ -7,7 +7,6 @@ import java.io.InputStream;
 import java.util.List;
 import org.junit.platform.engine.TestEngine;
 import org.junit.platform.launcher.Launcher;
-import org.junit.platform.launcher.TestExecutionListener;
 import org.junit.platform.launcher.core.LauncherConfig;
 import org.junit.platform.launcher.core.LauncherDiscoveryRequestBuilder;
 import org.junit.platform.launcher.core.LauncherFactory;
@@ -19,7 +18,8 @@ import org.junit.platform.launcher.core.LauncherFactory;
  *
  * <p>Isolation is the point of a fresh JVM per run, so before the instruction nothing of the
  * project may run or be initialised. Getting ready runs only the runner's own sample tests
- * (io.flakescan.runner.warmup) through JUnit 4 and through a launcher built by hand: the Jupiter
+ * (io.flakescan.runner.warmup) through JUnit 4, and discovers them (without running them)
+ * through a launcher built by hand: the Jupiter
  * and Vintage engines by name, no engine, listener or filter auto-registration (those are
  * ServiceLoader lookups that would instantiate the project's classes), and no implicit
  * configuration parameters (a project's junit-platform.properties could switch on extension
@@ -57,11 +57,14 @@ final class Prestart {
                     .addTestEngines(engine("org.junit.jupiter.engine.JupiterTestEngine"),
                             engine("org.junit.vintage.engine.VintageTestEngine"))
                     .build());
-            launcher.execute(LauncherDiscoveryRequestBuilder.request()
+            // Discovery only: executing the samples through both engines as well cost about 60 ms
+            // more CPU per JVM for some 50 ms less after the instruction (docs/benchmarks.md,
+            // 2026-11-28), which a loaded machine pays for in every run.
+            launcher.discover(LauncherDiscoveryRequestBuilder.request()
                     .enableImplicitConfigurationParameters(false)
                     .selectors(selectClass("io.flakescan.runner.warmup.JupiterSample"),
                             selectClass("io.flakescan.runner.warmup.JUnit4Sample"))
-                    .build(), new TestExecutionListener() {});
+                    .build());
         } catch (ReflectiveOperationException | RuntimeException | LinkageError e) {
             // best effort, as above
         }
