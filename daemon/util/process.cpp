@@ -6,6 +6,7 @@
 #include <fcntl.h>
 #include <pthread.h>
 #include <fstream>
+#include <initializer_list>
 #include <sstream>
 #include <sys/prctl.h>
 #include <sys/wait.h>
@@ -32,6 +33,11 @@ int open_output(const std::string& path) {
   return open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 }
 
+void close_all(std::initializer_list<int> fds) {
+  for (int fd : fds)
+    if (fd >= 0) close(fd);
+}
+
 }  // namespace
 
 Result<Child> Child::spawn(const SpawnOptions& options) {
@@ -56,26 +62,19 @@ Result<Child> Child::spawn(const SpawnOptions& options) {
   envp.push_back(nullptr);
   const pid_t parent = getpid();
 
-  int status_pipe[2];
-  if (pipe2(status_pipe, O_CLOEXEC) != 0) {
-    close(out_fd);
-    close(err_fd);
-    return fail(Errc::io, std::string("pipe: ") + std::strerror(errno));
-  }
-  // Both ends close on exec: the child dup2s the read end to 0 (which clears the flag there),
-  // and no other child the daemon starts inherits the write end (else EOF would never come).
-  int stdin_pipe[2] = {-1, -1};
-  if (options.stdin_pipe && pipe2(stdin_pipe, O_CLOEXEC) != 0) {
+  // Both ends of the stdin pipe close on exec: the child dup2s the read end to 0 (which clears
+  // the flag there), and no other child inherits the write end (else EOF would never come).
+  int status_pipe[2] = {-1, -1}, stdin_pipe[2] = {-1, -1};
+  if (pipe2(status_pipe, O_CLOEXEC) != 0 || (options.stdin_pipe && pipe2(stdin_pipe, O_CLOEXEC) != 0)) {
     int saved = errno;
-    for (int fd : {out_fd, err_fd, status_pipe[0], status_pipe[1]}) close(fd);
+    close_all({out_fd, err_fd, status_pipe[0], status_pipe[1]});
     return fail(Errc::io, std::string("pipe: ") + std::strerror(saved));
   }
 
   pid_t pid = fork();
   if (pid < 0) {
     int saved = errno;
-    for (int fd : {out_fd, err_fd, status_pipe[0], status_pipe[1], stdin_pipe[0], stdin_pipe[1]})
-      if (fd >= 0) close(fd);
+    close_all({out_fd, err_fd, status_pipe[0], status_pipe[1], stdin_pipe[0], stdin_pipe[1]});
     return fail(Errc::process, std::string("fork: ") + std::strerror(saved));
   }
   if (pid == 0) {
