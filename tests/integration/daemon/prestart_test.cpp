@@ -54,26 +54,30 @@ bool eventually(F done) {
 
 TEST_CASE("a scan's runs take prestarted JVMs, say so, and its spares are gone when it ends", "[integration][prestart]") {
   testing::DaemonProcess daemon(testing::fresh_dir("prestart-scan"));
-  auto status = daemon.run_scan({{"classpath", testing::jvm_basic_classpath()},
-                                 {"tests", "demo.basic.RegistryVictimTest#startsWithEmptyRegistry"},
-                                 {"runs", 6},
-                                 {"parallelism", 2}});
-  REQUIRE(status["state"] == "completed");
+  json body{{"classpath", testing::jvm_basic_classpath()},
+            {"tests", "demo.basic.RegistryVictimTest#startsWithEmptyRegistry"},
+            {"runs", 6},
+            {"parallelism", 2}};
+  auto submitted = daemon.client().request("POST", "/v1/scans", body.dump());
+  REQUIRE(submitted);
+  REQUIRE(submitted->status == 202);
+  const std::string id = json::parse(submitted->body)["id"];
+  int prestarted = 0, finished = 0;
+  // The stream ends when the scan does.
+  auto streamed = daemon.client().events("/v1/scans/" + id + "/events", [&](const std::string& type, const std::string& data) {
+    if (type != "run_finished") return true;
+    auto run = json::parse(data);
+    ++finished;
+    prestarted += run.value("jvm", "") == "prestarted";
+    CHECK(run["outcome"] == "pass");  // a clean JVM each time: the victim finds its registry empty
+    return true;
+  });
+  REQUIRE(streamed);
+  CHECK(daemon.get_json("/v1/scans/" + id)["state"] == "completed");
   // Ended: the executor went with the techniques, before the scan said so, and its spares with it.
   CHECK(java_children_of(daemon.pid()).empty());
-  int prestarted = 0, finished = 0;
-  auto streamed = daemon.client().events("/v1/scans/" + status["id"].get<std::string>() + "/events",
-                                         [&](const std::string& type, const std::string& data) {
-                                           if (type != "run_finished") return true;
-                                           auto run = json::parse(data);
-                                           ++finished;
-                                           prestarted += run.value("jvm", "") == "prestarted";
-                                           CHECK(run["outcome"] == "pass");  // a clean JVM each time
-                                           return true;
-                                         });
-  REQUIRE(streamed);
   CHECK(finished == 6);
-  CHECK(prestarted >= 1);  // the first runs start their own JVMs; later ones find spares waiting
+  CHECK(prestarted >= 1);  // the first run starts its own JVM; later ones find spares waiting
 }
 
 TEST_CASE("a daemon killed mid-scan leaves no prestarted JVM behind", "[integration][prestart][crash]") {
