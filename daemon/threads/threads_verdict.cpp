@@ -184,6 +184,14 @@ void flaky_verdict(const Subject& s, core::Verdict& v) {
              "; replaying the failing schedule (" + run_name(*s.replay) + ") failed the same way" + tail;
 }
 
+// What the run without control did, after every schedule failed and it did not pass.
+std::string uncontrolled_phrase(const core::RecordedRun& run) {
+  if (failed(run)) return ", and once without control (" + run_name(run) + ")";
+  const auto* r = result_of(run);
+  return "; the run without control (" + run_name(run) + ") gave no outcome" +
+         (r && !r->message.empty() ? " (" + r->message + ")" : std::string());
+}
+
 // Every schedule had the same outcome (or none): what was tried, and what limited it.
 void unexplored_verdict(const Subject& s, const core::TechniqueInput& input, core::Verdict& v) {
   const auto& spec = *s.runs.front().spec.schedule;
@@ -201,8 +209,7 @@ void unexplored_verdict(const Subject& s, const core::TechniqueInput& input, cor
   std::string said = (v.verdict == core::VerdictKind::not_flaky ? "passed under all " : "failed under all ") +
                      std::to_string(s.schedules) + " schedules (" + settings_phrase(spec) + "), up to " +
                      std::to_string(most_threads) + " controlled threads" + inexact_summary(s);
-  if (v.verdict == core::VerdictKind::failing && s.uncontrolled)
-    said += ", and once without control (" + run_name(*s.uncontrolled) + ")";
+  if (v.verdict == core::VerdictKind::failing && s.uncontrolled) said += uncontrolled_phrase(*s.uncontrolled);
   if (v.verdict == core::VerdictKind::failing) said += ": a broken test, not a flaky one";
   if (s.budget_ended)
     said += "; the scan's budget stopped the search after " + std::to_string(s.schedules) + " of " +

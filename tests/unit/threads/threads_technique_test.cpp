@@ -281,6 +281,18 @@ TEST_CASE("every schedule fails and so does a run without control: failing", "[t
   CHECK_FALSE(log.specs[0].schedule->virtual_time);
 }
 
+TEST_CASE("every schedule fails and the run without control hangs: failing, and the reason says the run gave no outcome",
+          "[threads][technique]") {
+  ScriptedLog log;
+  log.script[counter] = {"counter-fail.results"};
+  log.uncontrolled[counter] = "counter-killed.results";
+  auto v = only(detect_concurrency(input_for({counter}, 3), log));
+  CHECK(v.verdict == core::VerdictKind::failing);
+  CHECK(has(v.evidence.reason, "failed under all 3 schedules"));
+  CHECK(has(v.evidence.reason, "; the run without control (run 4) gave no outcome (test did not finish: the JVM was killed at the 40 s deadline"));
+  CHECK_FALSE(has(v.evidence.reason, "and once without control"));
+}
+
 TEST_CASE("every schedule fails but a run without control passes: flaky, concurrency, the uncontrolled run is the pass",
           "[threads][technique]") {
   ScriptedLog log;
