@@ -6,6 +6,8 @@ import static org.junit.Assert.assertTrue;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.After;
 import org.junit.Test;
@@ -107,17 +109,30 @@ public class IdleHandlerTest {
         rec.handler.removeCallbacksAndMessages(null);
     }
 
+    /**
+     * Waits for the event, not for time: the handler signals that it ran before it throws;
+     * then, after a message, the looper must reach its poll again (an idle period, in which a
+     * kept handler would have run a second time) before the count is read. Two syncs in a row
+     * were not enough: the test thread could post the next one before the looper went idle.
+     */
     @Test
     public void throwingIdleHandlerIsRemovedAndLoopGoesOn() throws Exception {
         MessageQueue q = rec.handler.getLooper().getQueue();
-        int[] runs = new int[1];
+        AtomicInteger runs = new AtomicInteger();
+        CountDownLatch ran = new CountDownLatch(1);
         q.addIdleHandler(() -> {
-            runs[0]++;
+            runs.incrementAndGet();
+            ran.countDown();
             throw new IllegalStateException("idle handler failure (expected by the test)");
         });
         rec.open();
-        rec.sync(() -> { });
-        rec.sync(() -> { });
-        rec.sync(() -> assertEquals(1, runs[0]));
+        assertTrue("the idle handler did not run", ran.await(10, TimeUnit.SECONDS));
+        rec.sync(() -> { });  // the loop went on after the throw
+        long deadline = System.nanoTime() + 10_000_000_000L;
+        while (!q.isPolling() && System.nanoTime() < deadline) {
+            Thread.sleep(1);
+        }
+        assertTrue(q.isPolling());
+        rec.sync(() -> assertEquals(1, runs.get()));
     }
 }
