@@ -49,11 +49,13 @@ public class IdlingPolicyTest {
         IdlingPolicies.setWarningTimeoutForTests(400, TimeUnit.MILLISECONDS);
         Resource r = new Resource("asked-late", true);
         IdlingRegistry.getInstance().register(r);
+        long start = System.nanoTime();
         new Thread(() -> {
-            sleep(20);
+            // Idle only once Espresso has asked and found it busy (a fixed 20 ms let a slow
+            // first ask find it idle already and return at once).
+            while (r.asked.get() == 0) sleep(1);
             r.busy = false;  // its callback comes only from isIdleNow()
         }, "worker").start();
-        long start = System.nanoTime();
         Espresso.onIdle();
         long took = (System.nanoTime() - start) / 1_000_000;
         assertTrue("asked again before the warning interval: " + took + " ms", took >= 400);
@@ -219,8 +221,8 @@ public class IdlingPolicyTest {
 
         @Override
         public boolean isIdleNow() {
-            asked.incrementAndGet();
             boolean idle = !busy;
+            asked.incrementAndGet();  // after the read: a thread waiting for the first ask knows its answer was taken
             if (idle && callsBackFromIsIdleNow && callback != null) {
                 callback.onTransitionToIdle();
             }
