@@ -12,21 +12,24 @@ using nlohmann::json;
 
 constexpr size_t max_stack = 8192;
 
-// The test's result in a run (the first failing occurrence when the test ran more than once,
-// e.g. in a NIO reproducer); null when the run has no result for it.
-const core::TestResult* result_of(const core::RecordedRun& run, const std::string& test) {
+// The test's result in a run; when the test ran more than once in it (a NIO run: it passed,
+// then failed), the first failing occurrence, or with `want_pass` the first passing one, so
+// that a verdict's passing_run shows the pass and its failing_run the failure.
+const core::TestResult* result_of(const core::RecordedRun& run, const std::string& test, bool want_pass = false) {
   const core::TestResult* chosen = nullptr;
   for (const auto& r : run.report.results) {
     if (r.test != test) continue;
-    if (!chosen || (core::is_failure(r.outcome) && !core::is_failure(chosen->outcome))) chosen = &r;
+    const bool wanted = want_pass ? r.outcome == core::Outcome::pass : core::is_failure(r.outcome);
+    const bool chosen_wanted = chosen && (want_pass ? chosen->outcome == core::Outcome::pass : core::is_failure(chosen->outcome));
+    if (!chosen || (wanted && !chosen_wanted)) chosen = &r;
   }
   return chosen;
 }
 
 // The run, seen from `test`: its order, and the test's result in it.
-json run_json(const core::RecordedRun& run, const std::string& test) {
+json run_json(const core::RecordedRun& run, const std::string& test, bool want_pass) {
   json j{{"id", run.id}, {"order", run.spec.tests}, {"seed", run.spec.seed}, {"outcome", "infra"}};
-  const core::TestResult* chosen = result_of(run, test);
+  const core::TestResult* chosen = result_of(run, test, want_pass);
   if (!chosen) return j;
   j["outcome"] = core::outcome_name(chosen->outcome);
   j["duration_ms"] = chosen->duration_ms;
@@ -57,7 +60,7 @@ json verdict_to_json(const core::Verdict& v, const RunLookup& lookup, const std:
   json evidence{{"reason", v.evidence.reason}};
   for (auto [key, id] : {std::pair{"passing_run", v.evidence.passing_run}, std::pair{"failing_run", v.evidence.failing_run}}) {
     if (!id) continue;
-    if (auto run = lookup(*id)) evidence[key] = run_json(*run, v.test);
+    if (auto run = lookup(*id)) evidence[key] = run_json(*run, v.test, std::string_view(key) == "passing_run");
   }
   if (!v.evidence.failures.empty()) {
     json groups = json::array();

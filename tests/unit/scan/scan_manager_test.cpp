@@ -197,3 +197,39 @@ TEST_CASE("a request the backend refuses is answered with its reason and queues 
   manager.shutdown();
   fs::remove_all(dir);
 }
+
+TEST_CASE("a nio verdict's passing_run shows the test's pass and its failing_run the failure, though both are one run",
+          "[scan][manager]") {
+  // The test passes the first time in a JVM and fails every later time (a NIO test): the nio
+  // run holds a pass and a failure of the same test. Before, both keys showed the failure.
+  fs::path dir = fs::temp_directory_path() / ("flakescan-scan-nio-test-" + std::to_string(getpid()));
+  fs::remove_all(dir);
+  auto store = store::Store::open(dir / "store.db").value();
+  scan::ScanManagerConfig config;
+  config.data_dir = dir;
+  config.backends["local"] = [](const scan::ScanRequest&, const fs::path&) -> util::Result<std::unique_ptr<core::TestExecutor>> {
+    auto once = [](const std::vector<std::string>& tests, size_t i, int) {
+      for (size_t k = 0; k < i; ++k)
+        if (tests[k] == tests[i]) return core::Outcome::fail;  // not its first time in this JVM
+      return core::Outcome::pass;
+    };
+    return std::make_unique<testing::ScriptedExecutor>(std::vector<std::string>{"p.N#once"}, once, 1);
+  };
+  scan::ScanManager manager(*store, config);
+  json body{{"classpath", "/tmp"}, {"tests", {"p.N#once"}}, {"techniques", {"nio"}}, {"runs", 2}};
+  auto parsed = scan::parse_scan_request(body, {"nio"});
+  REQUIRE(parsed);
+  auto submitted = manager.submit(*parsed);
+  REQUIRE(submitted);
+  auto done = testing::finished_scan(manager, submitted->id);
+  REQUIRE(done);
+  auto file = manager.verdict_file(submitted->id);
+  REQUIRE(file);
+  REQUIRE((*file)["verdicts"].size() == 1);
+  const json& v = (*file)["verdicts"][0];
+  INFO(v.dump());
+  CHECK(v["verdict"] == "flaky");
+  CHECK(v["evidence"]["passing_run"]["outcome"] == "pass");
+  CHECK(v["evidence"]["failing_run"]["outcome"] == "fail");
+  fs::remove_all(dir);
+}
