@@ -144,7 +144,7 @@ std::optional<int> parse(int argc, char** argv, Options& o) {
       ->check(CLI::IsMember({"on", "off"}));
   std::string prestart = o.prestart ? "on" : "off";
   app.add_option("--prestart", prestart,
-                 "on: a scan keeps up to 'parallelism' runner JVMs started ahead, each waiting without loading the "
+                 "on: a scan keeps up to 'parallelism' + 1 runner JVMs started ahead, each waiting without loading the "
                  "project until one plain run takes it (default); off: every run starts its JVM when it begins")
       ->type_name("MODE")
       ->check(CLI::IsMember({"on", "off"}));

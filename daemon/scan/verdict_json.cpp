@@ -16,14 +16,13 @@ constexpr size_t max_stack = 8192;
 // then failed), the first failing occurrence, or with `want_pass` the first passing one, so
 // that a verdict's passing_run shows the pass and its failing_run the failure.
 const core::TestResult* result_of(const core::RecordedRun& run, const std::string& test, bool want_pass = false) {
-  const core::TestResult* chosen = nullptr;
+  const core::TestResult* first = nullptr;
   for (const auto& r : run.report.results) {
     if (r.test != test) continue;
-    const bool wanted = want_pass ? r.outcome == core::Outcome::pass : core::is_failure(r.outcome);
-    const bool chosen_wanted = chosen && (want_pass ? chosen->outcome == core::Outcome::pass : core::is_failure(chosen->outcome));
-    if (!chosen || (wanted && !chosen_wanted)) chosen = &r;
+    if (want_pass ? r.outcome == core::Outcome::pass : core::is_failure(r.outcome)) return &r;
+    if (!first) first = &r;
   }
-  return chosen;
+  return first;
 }
 
 // The run, seen from `test`: its order, and the test's result in it.

@@ -15,8 +15,11 @@
 
 #include "backend/local_jvm/local_jvm_executor.hpp"
 #include "support/daemon/daemon_process.hpp"
+#include "support/polling.hpp"
 
 using namespace flakescan;
+using testing_support::eventually;
+using testing_support::running;
 using core::Outcome;
 
 namespace {
@@ -316,23 +319,6 @@ TEST_CASE("tests run in the working directory the scan names", "[integration][lo
 // ---- Runner JVMs started ahead (SpareJvms): isolation, lifetime, replacement, which runs take them.
 
 namespace {
-
-template <class F>
-bool eventually(F done) {
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
-  while (!done()) {
-    if (std::chrono::steady_clock::now() > deadline) return false;
-    std::this_thread::sleep_for(std::chrono::milliseconds(10));
-  }
-  return true;
-}
-
-bool running(pid_t pid) {
-  std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
-  std::string all;
-  if (!std::getline(stat, all)) return false;
-  return all.find(") Z") == std::string::npos && all.find(") X") == std::string::npos;
-}
 
 // The processes whose parent is this test process (spares are started by the pool's thread).
 int children_of_this_process() {

@@ -9,8 +9,11 @@
 #include <vector>
 
 #include "support/daemon/daemon_process.hpp"
+#include "support/polling.hpp"
 
 using namespace flakescan;
+using testing_support::eventually;
+using testing_support::running;
 using nlohmann::json;
 
 namespace {
@@ -31,23 +34,6 @@ std::vector<pid_t> java_children_of(pid_t parent) {
     if (ppid == parent && state != "Z" && all.substr(open + 1, close - open - 1) == "java") out.push_back(std::stoi(all));
   }
   return out;
-}
-
-bool running(pid_t pid) {
-  std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
-  std::string all;
-  if (!std::getline(stat, all)) return false;
-  return all.find(") Z") == std::string::npos && all.find(") X") == std::string::npos;
-}
-
-template <class F>
-bool eventually(F done) {
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
-  while (!done()) {
-    if (std::chrono::steady_clock::now() > deadline) return false;
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
-  }
-  return true;
 }
 
 }  // namespace

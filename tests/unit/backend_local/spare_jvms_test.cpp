@@ -10,30 +10,14 @@
 #include <thread>
 
 #include "backend/local_jvm/spare_jvms.hpp"
+#include "support/polling.hpp"
 
 using namespace flakescan;
+using testing_support::eventually;
+using testing_support::running;
 using namespace std::chrono_literals;
 
 namespace {
-
-// Until `done()` holds or 20 s passed; true when it held. Polls: the pool has no event to wait on.
-template <class F>
-bool eventually(F done) {
-  const auto deadline = std::chrono::steady_clock::now() + 20s;
-  while (!done()) {
-    if (std::chrono::steady_clock::now() > deadline) return false;
-    std::this_thread::sleep_for(5ms);
-  }
-  return true;
-}
-
-// Whether `pid` is a process that has not exited (a zombie has exited).
-bool running(pid_t pid) {
-  std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
-  std::string all;
-  if (!std::getline(stat, all)) return false;
-  return all.find(") Z") == std::string::npos && all.find(") X") == std::string::npos;
-}
 
 backend::SpareJvms::Start shell_spares(const std::string& key, std::atomic<int>& started) {
   return [key, &started]() -> util::Result<backend::SpareJvm> {

@@ -2,6 +2,8 @@
 // bad packets, back-pressure, disconnects, and the wire trace.
 #include <catch2/catch.hpp>
 
+#include <future>
+
 #include <atomic>
 #include <fstream>
 #include <sstream>
@@ -162,12 +164,13 @@ TEST_CASE("a batch goes out in one write and its replies, out of order, reach th
 }
 
 TEST_CASE("a batch past its deadline keeps the replies that came; the others time out", "[jdwp][session]") {
-  std::atomic<bool> timed_out{false};
+  std::promise<void> timed_out;
+  auto after_timeout = timed_out.get_future();
   FakeVm vm([&](FakeVm& fake) {
     auto a = fake.read_command();
     auto b = fake.read_command();
     fake.reply(b.id, encode(OneInt{2}, IdSizes{}));
-    while (!timed_out) std::this_thread::sleep_for(1ms);
+    after_timeout.wait();
     fake.reply(a.id, encode(OneInt{1}, IdSizes{}));  // too late: dropped
     auto next = fake.read_command();
     fake.reply(next.id, encode(OneInt{3}, IdSizes{}));
@@ -180,7 +183,7 @@ TEST_CASE("a batch past its deadline keeps the replies that came; the others tim
   // The deadline must pass for the first command; the second's reply, sent at once, only
   // has to arrive before it: 2 s leaves room for a loaded machine.
   auto replies = client->raw_call_all(std::move(batch), Clock::now() + 2s);
-  timed_out = true;
+  timed_out.set_value();
   REQUIRE(replies.size() == 2);
   REQUIRE_FALSE(replies[0]);
   CHECK(replies[0].error().code == util::Errc::timeout);
