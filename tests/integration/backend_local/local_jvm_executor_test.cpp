@@ -402,6 +402,29 @@ TEST_CASE("a prestarted JVM loads nothing of the project before it is told its t
   CHECK(log.find("demo.basic.MathTest") == std::string::npos);        // nor any test it was not given
 }
 
+TEST_CASE("a prestarted JVM has taken the JDK's part of a run before its instruction: results formatting, file reading, string building",
+          "[integration][local_jvm][prestart]") {
+  auto c = spare_config("prestart-jdk-ready", {"-Xlog:class+load=info"});
+  backend::LocalJvmExecutor ex(c);
+  (void)run(ex, {"demo.basic.MathTest#adds"});
+  auto second = run(ex, {polluter});
+  REQUIRE(second.prestarted);
+  REQUIRE(second.results.size() == 1);
+  CHECK(second.results[0].duration_ms >= 0);
+  const auto log = file_text(second.log_path);
+  const auto ready_at = log.find(ready_line);
+  REQUIRE(ready_at != std::string::npos);
+  const auto after = log.substr(ready_at);
+  // Each of these cost milliseconds of class loading and linking after the instruction: a
+  // duration formatted by String.format (its regex and locale data), the tests file read
+  // through a file channel, and a string concatenation bootstrapped through method handles.
+  for (const char* cls : {"java.util.Formatter ", "java.text.DecimalFormatSymbols ", "sun.nio.ch.FileChannelImpl ",
+                          "java.lang.invoke.StringConcatFactory ", "BoundMethodHandle$Species_LLLL "}) {
+    INFO(cls);
+    CHECK(after.find(cls) == std::string::npos);
+  }
+}
+
 TEST_CASE("static state does not leak between prestarted JVMs: a polluter, then its victim, each in a clean JVM",
           "[integration][local_jvm][prestart]") {
   auto c = spare_config("prestart-statics");
