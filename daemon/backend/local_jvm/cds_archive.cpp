@@ -54,4 +54,16 @@ CdsArchive::Use CdsArchive::for_run() {
   return use;
 }
 
+void CdsArchive::start_making() {
+  if (dir_.empty() || !make_) return;
+  std::lock_guard lock(start_mutex_);
+  if (maker_.joinable()) return;
+  maker_ = std::thread([this] { (void)for_run(); });
+}
+
+void CdsArchive::finish_making() {
+  std::lock_guard lock(start_mutex_);
+  if (maker_.joinable()) maker_.join();
+}
+
 }  // namespace flakescan::backend

@@ -16,7 +16,8 @@
 // the JDWP agent cannot dump at all.
 //
 // The first caller that finds no archive makes it while later callers wait (about a second,
-// once per jar set); a warm-up that fails is given up after two attempts, and runs go on
+// once per jar set); start_making() has that done on a thread of its own, so that the archive
+// is made while the caller does something else (the executor: its discovery JVM). A warm-up that fails is given up after two attempts, and runs go on
 // without an archive. Class loading from the archive does not change what the tests see
 // (static initialisers still run); a stale or unusable archive is ignored by the JVM
 // (-Xshare:auto). Thread-safe.
@@ -24,6 +25,7 @@
 #include <functional>
 #include <mutex>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace flakescan::backend {
@@ -44,6 +46,13 @@ class CdsArchive {
   // when there is none yet.
   Use for_run();
 
+  // Makes the archive on a thread of its own when there is none yet (once); for_run() then
+  // waits only for what is left of it. finish_making() waits for that thread, as the
+  // destructor does: call it before whatever the maker uses goes away.
+  void start_making();
+  void finish_making();
+  ~CdsArchive() { finish_making(); }
+
   const std::filesystem::path& path() const { return archive_; }
 
  private:
@@ -52,6 +61,8 @@ class CdsArchive {
   std::mutex mutex_;
   int failed_ = 0;
   long attempts_ = 0;
+  std::mutex start_mutex_;
+  std::thread maker_;  // start_making()'s
 };
 
 }  // namespace flakescan::backend

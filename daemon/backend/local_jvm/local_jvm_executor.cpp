@@ -145,6 +145,7 @@ LocalJvmExecutor::LocalJvmExecutor(LocalJvmConfig config) : config_(std::move(co
 
 LocalJvmExecutor::~LocalJvmExecutor() {
   if (spares_) spares_->stop();
+  cds_->finish_making();  // its warm-up JVM uses config_ and archived_
 }
 
 std::vector<pid_t> LocalJvmExecutor::spare_pids() const { return spares_ ? spares_->pids() : std::vector<pid_t>{}; }
@@ -228,6 +229,9 @@ util::Result<core::TestExecutor::Discovery> LocalJvmExecutor::discover(const std
   std::error_code ec;
   fs::create_directories(config_.work_dir, ec);
   fs::path base = config_.work_dir / "discover";
+  // The runs' class data archive is made over the jars alone, which discovery does not change:
+  // its warm-up JVM runs beside the discovery JVM instead of after it, before the first run.
+  cds_->start_making();
   std::vector<std::string> lines;
   for (const auto& id : ids) lines.push_back(id.str());
   if (auto w = write_lines(base.string() + ".tests", lines); !w) return std::unexpected(w.error());

@@ -5,6 +5,7 @@
 #include <atomic>
 #include <chrono>
 #include <fstream>
+#include <future>
 #include <thread>
 #include <unistd.h>
 
@@ -110,4 +111,34 @@ TEST_CASE("cds: the archive's name follows java, options and the jars", "[cds]")
   std::ofstream(jar) << "version two";  // size (and mtime) change
   CHECK(base != name("java", {}));
   fs::remove_all(dir);
+}
+
+TEST_CASE("cds: start_making makes the archive on a thread of its own; a run then waits only for the rest", "[cds]") {
+  auto dir = fresh("start");
+  std::atomic<int> calls{0};
+  std::promise<void> release;
+  auto released = release.get_future().share();
+  CdsArchive cds(dir, "java", {}, {"a.jar"}, [&](const fs::path& dump_to) {
+    ++calls;
+    released.wait();  // the warm-up JVM still running
+    std::ofstream(dump_to) << "archive bytes";
+    return true;
+  });
+  cds.start_making();  // returns while the maker is still at work
+  cds.start_making();  // once
+  auto run = std::async(std::launch::async, [&] { return cds.for_run().jvm_args; });
+  CHECK(run.wait_for(std::chrono::milliseconds(50)) == std::future_status::timeout);  // it waits for the archive
+  release.set_value();
+  CHECK(run.get() == std::vector<std::string>{"-XX:SharedArchiveFile=" + cds.path().string()});
+  cds.finish_making();
+  CHECK(calls == 1);
+  fs::remove_all(dir);
+}
+
+TEST_CASE("cds: start_making without a folder does nothing", "[cds]") {
+  FakeWarmUp warm;
+  CdsArchive cds({}, "java", {}, {"a.jar"}, warm.maker());
+  cds.start_making();
+  cds.finish_making();
+  CHECK(warm.calls == 0);
 }
