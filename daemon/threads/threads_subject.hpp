@@ -48,6 +48,11 @@ inline const core::ThreadSchedule* record_of(const core::RecordedRun& run) {
 // The replay brought the failure back: the same failure signature.
 bool replay_confirms(const Subject& s);
 
+// Every schedule of `s` that failed ended in a deadlock (a DeadlockError; not a deadlock noticed
+// behind a timed wait, after which the test went on), and at least one did. A run without
+// control would most likely hang until the run deadline, and the deadlock is a finding already.
+bool deadlocked_every_time(const Subject& s);
+
 // The verdict about `s` from its runs; `unavailable`: why no controlled run could be made.
 core::Verdict threads_verdict(const Subject& s, const core::TechniqueInput& input, const std::string& unavailable);
 

@@ -153,12 +153,13 @@ class Explorer {
   }
 
   // Every schedule of a test with more than one thread failed: one run without control says
-  // whether the test fails anyway (failing) or only under the schedules tried (flaky).
+  // whether the test fails anyway (failing) or only under the schedules tried (flaky). Not
+  // when every schedule deadlocked: that run would hang until the deadline (J12).
   util::Result<void> run_uncontrolled() {
     std::vector<Subject*> who;
     std::vector<core::RunSpec> specs;
     for (auto& s : subjects_) {
-      if (s.single_thread || !s.failing || s.passing) continue;
+      if (s.single_thread || !s.failing || s.passing || deadlocked_every_time(s)) continue;
       if (!budget_left() || made_ + int(specs.size()) >= input_.budget.max_runs) continue;
       who.push_back(&s);
       core::RunSpec spec = schedule_spec(s.test, input_.threads, s.failing->spec.seed, 0);

@@ -293,6 +293,37 @@ TEST_CASE("every schedule fails and the run without control hangs: failing, and 
   CHECK_FALSE(has(v.evidence.reason, "and once without control"));
 }
 
+TEST_CASE("every schedule deadlocks: no run without control (it would hang), failing, and the reason says why", "[threads][technique]") {
+  ScriptedLog log;
+  const auto& t = threads_test::transfer;
+  log.script[t] = {"deadlock-fail.results"};
+  log.uncontrolled[t] = "counter-killed.results";  // what such a run gives: nothing, at the deadline
+  auto in = input_for({t}, 3);
+  in.threads.strategy = "pos";
+  auto v = only(detect_concurrency(in, log));
+  REQUIRE(log.specs.size() == 3);
+  for (const auto& spec : log.specs) CHECK(spec.schedule);
+  CHECK(v.verdict == core::VerdictKind::failing);
+  CHECK(has(v.evidence.reason, "failed under all 3 schedules (pos, virtual time), up to 3 controlled threads, each in a deadlock, "
+                               "so it was not run without control (a deadlock is a finding already, and that run would hang "
+                               "until the run deadline): a broken test, not a flaky one; deadlock: thread 1 (alice-to-bob)"));
+}
+
+TEST_CASE("schedules that fail otherwise than in a deadlock still get the run without control", "[threads][technique]") {
+  ScriptedLog log;
+  const auto& t = threads_test::transfer;
+  // The second schedule's deadlock was only noticed behind a timed join: the test went on and
+  // failed its own assertion, which a run without control may not.
+  log.script[t] = {"deadlock-fail.results", "timed-deadlock-fail.results"};
+  log.uncontrolled[t] = "counter-killed.results";
+  auto v = only(detect_concurrency(input_for({t}, 2), log));
+  REQUIRE(log.specs.size() == 3);
+  CHECK_FALSE(log.specs[2].schedule);
+  CHECK(v.verdict == core::VerdictKind::failing);
+  CHECK(has(v.evidence.reason, "the run without control (run 3) gave no outcome"));
+  CHECK_FALSE(has(v.evidence.reason, "each in a deadlock"));
+}
+
 TEST_CASE("every schedule fails but a run without control passes: flaky, concurrency, the uncontrolled run is the pass",
           "[threads][technique]") {
   ScriptedLog log;
