@@ -96,7 +96,8 @@ util::Result<void> read_record_body(const json& j, core::ThreadSchedule& r) {
   if (!steps) return std::unexpected(steps.error());
   r.steps = std::move(*steps);
   auto is_count = [](const json& v) { return v.is_number_unsigned(); };
-  for (auto [key, slot] : {std::pair{"steps_total", &r.steps_total}, {"steps_omitted", &r.steps_omitted}, {"virtual_ms", &r.virtual_ms}}) {
+  for (auto [key, slot] : {std::pair{"steps_total", &r.steps_total}, {"steps_together", &r.steps_together},
+                           {"steps_omitted", &r.steps_omitted}, {"virtual_ms", &r.virtual_ms}}) {
     auto v = optional_key(j, key, is_count, "a non-negative integer");
     if (!v) return std::unexpected(v.error());
     if (*v) *slot = (*v)->get<long>();
@@ -166,8 +167,8 @@ std::string schedule_record_text(const core::ThreadSchedule& r) {
   for (const auto& s : r.steps) steps.push_back(step_json(s));
   json j{{"strategy", r.strategy}, {"seed", r.seed}, {"depth", r.depth}, {"virtual_time", r.virtual_time},
          {"exact", r.exact}, {"inexact_reasons", r.inexact_reasons}, {"threads", threads_json(r.threads)},
-         {"steps_total", r.steps_total}, {"steps", std::move(steps)}, {"decisions", decisions_json(r.decisions)},
-         {"deadlock", r.deadlock.empty() ? json(nullptr) : json::parse(r.deadlock, nullptr, false)},
+         {"steps_total", r.steps_total}, {"steps_together", r.steps_together}, {"steps", std::move(steps)},
+         {"decisions", decisions_json(r.decisions)}, {"deadlock", r.deadlock.empty() ? json(nullptr) : json::parse(r.deadlock, nullptr, false)},
          {"outlived", r.outlived.empty() ? json::array() : json::parse(r.outlived, nullptr, false)},
          {"virtual_ms", r.virtual_ms}, {"replay", nullptr}};
   if (r.steps_omitted > 0) j["steps_omitted"] = r.steps_omitted;

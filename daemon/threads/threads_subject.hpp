@@ -24,7 +24,7 @@ struct Subject {
   // used as a wait that the JVM's clock happens to cover), and it is the passing run.
   const core::RecordedRun* uncontrolled = nullptr;
   bool single_thread = false;   // the first schedule ran one controlled thread, exactly
-  int steps_estimate = 0;       // PCT's k for the later schedules: the first schedule's steps_total
+  int steps_estimate = 0;       // PCT's k for the later schedules: the first schedule's steps_together
   int unobserved_in_a_row = 0;  // schedules in a row that ended with no pass or failure (infra, skipped)
   bool budget_ended = false;    // the scan's budget stopped it before `schedules` were made
   std::string not_replayed;     // why the failing schedule was not replayed

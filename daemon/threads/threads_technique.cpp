@@ -40,6 +40,13 @@ core::RunSpec replay_spec(const std::string& test, const core::ScheduleSpec& fai
   return s;
 }
 
+// PCT's k: the steps the first schedule took while its threads ran together, over which the
+// agent draws the change points (a set-up on the test's thread alone changes nothing when
+// preempted); the record's whole length when it does not say.
+long pct_steps(const core::ThreadSchedule& record) {
+  return record.steps_together > 0 ? record.steps_together : record.steps_total;
+}
+
 class Explorer {
  public:
   Explorer(const core::TechniqueInput& input, core::RunLog& log)
@@ -95,7 +102,7 @@ class Explorer {
     if (s.schedules++ == 0)
       if (const auto* record = record_of(r)) {
         s.single_thread = record->single_threaded();
-        s.steps_estimate = int(std::clamp(record->steps_total, 1L, 100000L));
+        s.steps_estimate = int(std::clamp(pct_steps(*record), 1L, 100000L));
       }
     if (passed(r) && !s.passing) s.passing = &r;
     // A failing schedule whose record can be replayed beats one whose record was lost.
@@ -144,7 +151,8 @@ class Explorer {
       }
       who.push_back(&s);
       specs.push_back(schedule_spec(s.test, input_.threads, seeds_[std::size_t(s.schedules)], s.schedules));
-      // PCT draws its d - 1 change points from 1..k: k is best the test's own number of points.
+      // PCT draws its d - 1 change points from 1..k: k is best the test's own number of points
+      // taken while its threads run together.
       if (s.steps_estimate > 0) specs.back().schedule->steps = s.steps_estimate;
     }
     if (specs.empty()) return false;

@@ -136,6 +136,16 @@ TEST_CASE("a lost update: explored until it failed and passed, replayed, flaky/c
         "(run 4) failed the same way; time was virtual");
 }
 
+TEST_CASE("PCT's k is the steps the first schedule took with its threads together, not its long set-up alone", "[threads][technique]") {
+  ScriptedLog log;
+  log.script[counter] = {"counter-setup-pass.results", "counter-fail.results"};
+  log.replays[counter] = "counter-replay-fail.results";
+  auto v = only(detect_concurrency(input_for({counter}), log));
+  REQUIRE(log.specs.size() >= 2);
+  CHECK(log.specs[1].schedule->steps == 11);  // not 3011 (steps_total), most of them set-up
+  CHECK(v.verdict == core::VerdictKind::flaky);
+}
+
 TEST_CASE("a failure the replay does not bring back is flaky with no category of ours, never not_flaky", "[threads][technique]") {
   ScriptedLog log;
   log.script[counter] = {"counter-fail.results", "counter-pass.results"};
