@@ -174,6 +174,22 @@ TEST_CASE("threads agent: two locks taken in opposite orders end in a DeadlockEr
   }
 }
 
+TEST_CASE("threads agent: a DeadlockError is thrown from where its thread waits, whichever thread saw the deadlock",
+          "[threads_agent]") {
+  // Thread 0 waits in a.join() and gets the error, but the deadlock is declared by the thread
+  // that blocked last: the error's stack (and so the failure's signature) must be thread 0's
+  // at the join in every schedule, not the declaring thread's.
+  for (const auto& [scenario, join] : {std::pair{"lock_order", "threadsprobe.Scenarios.lockOrder(Scenarios.java:"},
+                                       {"lock_order_locks", "threadsprobe.LibraryScenarios.lockOrderLocks(LibraryScenarios.java:"}}) {
+    std::set<std::string> where;
+    for (const auto& r : probe(scenario, "random", 1, 20))
+      if (r.failed) where.insert(r.at);
+    INFO(scenario);
+    REQUIRE(where.size() == 1);
+    CHECK(where.begin()->starts_with(join));
+  }
+}
+
 TEST_CASE("threads agent: a notify sent before its wait is reported as a deadlock instead of hanging", "[threads_agent]") {
   auto runs = probe("missed_notify", "random", 1, 10);
   CHECK(count_failed(runs) > 0);

@@ -4,7 +4,8 @@ import io.flakescan.threads.Control;
 
 /**
  * Runs one scenario under the agent once per seed and prints one JSON line per run:
- * {"seed": S, "outcome": "pass"|"fail", "error": "...", "record": {the schedule record}}.
+ * {"seed": S, "outcome": "pass"|"fail", "error": "...", "at": "the error's first frame in the scenarios",
+ * "record": {the schedule record}}.
  * Usage: Probe SCENARIO STRATEGY FIRST_SEED LAST_SEED [REPLAY_FILE]. Other settings come from
  * -Dflakescan.threads.* as the runner's would. The JVM ends with System.exit, as the runner's
  * does, because a deadlocked schedule leaves threads blocked for good.
@@ -22,20 +23,30 @@ public final class Probe {
             System.setProperty("flakescan.threads.seed", Long.toString(seed));
             Control.begin("threadsprobe.Scenarios#" + scenario);
             String error = null;
+            String at = null;
             try {
                 Scenarios.run(scenario);
             } catch (Throwable e) {
                 error = e.getClass().getName() + ": " + e.getMessage();
+                at = firstOwnFrame(e);
             }
             String record = Control.end();
             StringBuilder line = new StringBuilder("{\"seed\":").append(seed).append(",\"outcome\":\"")
                     .append(error == null ? "pass" : "fail").append('"');
             if (error != null) line.append(",\"error\":").append(quote(error));
+            if (at != null) line.append(",\"at\":").append(quote(at));
             line.append(",\"record\":").append(record).append('}');
             System.out.println(line);
         }
         System.out.flush();
         System.exit(0);
+    }
+
+    /** Where in the scenarios the error was thrown: its first frame in this package, not Probe's. */
+    private static String firstOwnFrame(Throwable e) {
+        for (StackTraceElement f : e.getStackTrace())
+            if (f.getClassName().startsWith("threadsprobe.") && !f.getClassName().equals(Probe.class.getName())) return f.toString();
+        return null;
     }
 
     private static String quote(String s) {

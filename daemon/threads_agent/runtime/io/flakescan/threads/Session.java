@@ -129,10 +129,10 @@ final class Session {
     private boolean awaitTurn(ThreadState me) {
         while (true) {
             if (me.status == ThreadState.Status.RUNNING && holder == me) {
-                DeadlockError e = me.deadlock;
-                if (e != null) {
+                String deadlock = me.deadlock;
+                if (deadlock != null) {
                     me.deadlock = null;
-                    throw e;
+                    throw new DeadlockError(deadlock);
                 }
                 return true;
             }

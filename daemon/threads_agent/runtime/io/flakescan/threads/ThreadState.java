@@ -66,7 +66,9 @@ final class ThreadState {
     boolean handedOff;
     /** An interrupt that arrived while waiting in the scheduler, to hand back afterwards. */
     boolean interruptPending;
-    DeadlockError deadlock;
+    /** The message of the DeadlockError this thread was picked for; it makes and throws the error
+     *  itself, so the error's stack is always the victim's (whoever declared the deadlock). */
+    String deadlock;
     /** Watchdog bookkeeping (System.nanoTime): since when it runs or is seen blocked. */
     long since;
     long blockedSince;
