@@ -7,7 +7,8 @@ import io.flakescan.threads.Control;
  * {"seed": S, "outcome": "pass"|"fail", "error": "...", "at": "the error's first frame in the scenarios",
  * "record": {the schedule record}}.
  * Usage: Probe SCENARIO STRATEGY FIRST_SEED LAST_SEED [REPLAY_FILE]. Other settings come from
- * -Dflakescan.threads.* as the runner's would. The JVM ends with System.exit, as the runner's
+ * -Dflakescan.threads.* as the runner's would; -Dprobe.spinners_per_cpu=N loads the machine first
+ * (loadTheMachine). The JVM ends with System.exit, as the runner's
  * does, because a deadlocked schedule leaves threads blocked for good.
  */
 public final class Probe {
@@ -19,6 +20,7 @@ public final class Probe {
         long first = Long.parseLong(args[2]);
         long last = Long.parseLong(args[3]);
         if (args.length > 4) System.setProperty("flakescan.threads.replay", args[4]);
+        loadTheMachine(Integer.getInteger("probe.spinners_per_cpu", 0));
         for (long seed = first; seed <= last; seed++) {
             System.setProperty("flakescan.threads.seed", Long.toString(seed));
             Control.begin("threadsprobe.Scenarios#" + scenario);
@@ -40,6 +42,24 @@ public final class Probe {
         }
         System.out.flush();
         System.exit(0);
+    }
+
+    /**
+     * Starts `perCpu` spinning daemon threads per processor before any test: a loaded machine.
+     * They start outside any session and never pass a scheduling point (locals only), so they
+     * stay outside control and only take processor time from the scenario's threads.
+     */
+    private static void loadTheMachine(int perCpu) {
+        for (int i = 0; i < perCpu * Runtime.getRuntime().availableProcessors(); i++) {
+            Thread t = new Thread(Probe::spin, "probe-load-" + i);
+            t.setDaemon(true);
+            t.start();
+        }
+    }
+
+    private static void spin() {
+        long x = 1;
+        while (x != 0) x = x * 6364136223846793005L + 1442695040888963407L;
     }
 
     /** Where in the scenarios the error was thrown: its first frame in this package, not Probe's. */

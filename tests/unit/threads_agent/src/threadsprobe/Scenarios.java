@@ -308,6 +308,8 @@ final class Scenarios {
             case "timed_join_deadlock": CollectionScenarios.timedJoinDeadlock(); break;
             case "single_thread_executor": CollectionScenarios.singleThreadExecutor(); break;
             case "await_termination": CollectionScenarios.awaitTermination(); break;
+            case "slow_jdk_work": StallScenarios.slowJdkWork(); break;
+            case "native_wait": StallScenarios.nativeWait(); break;
             default: throw new IllegalArgumentException("no scenario " + name);
         }
     }

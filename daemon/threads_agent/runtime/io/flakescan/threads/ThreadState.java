@@ -72,6 +72,12 @@ final class ThreadState {
     /** Watchdog bookkeeping (System.nanoTime): since when it runs or is seen blocked. */
     long since;
     long blockedSince;
+    /** Busy bookkeeping: the run it measures (its `from`), its CPU time then, and when the
+     *  CPU time last moved (nanoseconds). */
+    long busyFrom = -1;
+    long cpuAtFrom;
+    long cpuSeen;
+    long cpuSeenAt;
     /** Set while the thread is inside the scheduler (its own lock waits are not stalls). */
     volatile boolean inScheduler;
     /** PCT's priority; Integer.MIN_VALUE until assigned. */
