@@ -26,6 +26,12 @@ struct ScheduleSpec {
   int depth = 3;            // PCT's bug depth d
   int steps = 200;          // PCT's estimate k of scheduling points per test taken with other threads alive
   bool virtual_time = true;
+  // Steps chosen while more than one controlled thread lives after which the test runs on
+  // uncontrolled (flakescan.threads.max_steps).
+  int max_steps = 100000;
+  // Class-name prefixes the agent rewrites (flakescan.threads.include); empty: every class of
+  // the project. Replaying a schedule needs the same ones: other classes, other points.
+  std::vector<std::string> include;
   std::vector<ScheduleDecision> replay_decisions;
   bool operator==(const ScheduleSpec&) const = default;
 };

@@ -192,6 +192,8 @@ std::string schedule_spec_text(const std::optional<core::ScheduleSpec>& spec) {
   // The seed as text: JSON numbers lose 64-bit integers in many readers.
   json j{{"strategy", spec->strategy}, {"seed", std::to_string(spec->seed)}, {"depth", spec->depth},
          {"steps", spec->steps}, {"virtual_time", spec->virtual_time}};
+  if (spec->max_steps != core::ScheduleSpec{}.max_steps) j["max_steps"] = spec->max_steps;
+  if (!spec->include.empty()) j["include"] = spec->include;
   if (!spec->replay_decisions.empty()) j["replay"] = decisions_json(spec->replay_decisions);
   return j.dump();
 }
@@ -207,6 +209,10 @@ std::optional<core::ScheduleSpec> parse_schedule_spec(std::string_view text) {
   if (auto d = j.find("depth"); d != j.end() && d->is_number_integer()) spec.depth = d->get<int>();
   if (auto s = j.find("steps"); s != j.end() && s->is_number_integer()) spec.steps = s->get<int>();
   if (auto v = j.find("virtual_time"); v != j.end() && v->is_boolean()) spec.virtual_time = v->get<bool>();
+  if (auto m = j.find("max_steps"); m != j.end() && m->is_number_integer()) spec.max_steps = m->get<int>();
+  if (auto in = j.find("include"); in != j.end() && in->is_array())
+    for (const auto& prefix : *in)
+      if (prefix.is_string()) spec.include.push_back(prefix.get<std::string>());
   if (auto r = j.find("replay"); r != j.end()) {
     auto decisions = decisions_of(*r);
     if (!decisions) return std::nullopt;

@@ -11,7 +11,8 @@
 //      "steps_omitted":0,"decisions":[[0,12],[1,3]],"deadlock":null,"outlived":[],
 //      "virtual_ms":0,"replay":{"followed":N,"diverged_at":null}}
 //   decisions (the replay file):            [[thread, count], ...]
-//   schedule spec (runs.schedule):          {"strategy","seed":"N","depth","steps","virtual_time","replay":[[t,n],..]}
+//   schedule spec (runs.schedule):          {"strategy","seed":"N","depth","steps","virtual_time","max_steps" (when not
+//                                            the default),"include":[..] (when given),"replay":[[t,n],..]}
 //   a verdict's schedule_failing/_passing:  {"run":ID,"threads":[..],"steps":[last 200],"steps_total":N,"decisions":[..],
 //                                            "inexact_reasons":[..] (only when there are some)}
 //   a verdict's conflict:                   {"first":STEP,"second":STEP}

@@ -22,7 +22,8 @@ core::RunSpec schedule_spec(const std::string& test, const core::ThreadsSettings
               settings.strategy + ", seed " + std::to_string(seed) + ")";
   s.seed = seed;
   s.schedule = core::ScheduleSpec{.strategy = settings.strategy, .seed = seed, .depth = settings.depth,
-                                  .virtual_time = settings.virtual_time};
+                                  .virtual_time = settings.virtual_time, .max_steps = settings.max_steps,
+                                  .include = settings.include};
   return s;
 }
 
@@ -239,6 +240,15 @@ util::Result<core::RecordedRun> replay_threads(const std::string& test, const st
   if (auto seed = details.find("seed"); seed != details.end())
     std::from_chars(seed->second.data(), seed->second.data() + seed->second.size(), failing.seed);
   if (auto v = details.find("virtual_time"); v != details.end()) failing.virtual_time = v->second != "false";
+  // The classes rewritten and the step limit decide which points there are: the same again.
+  if (auto m = details.find("max_steps"); m != details.end())
+    std::from_chars(m->second.data(), m->second.data() + m->second.size(), failing.max_steps);
+  if (auto in = details.find("include"); in != details.end())
+    for (std::size_t from = 0; from <= in->second.size();) {
+      std::size_t comma = std::min(in->second.find(',', from), in->second.size());
+      if (comma > from) failing.include.push_back(in->second.substr(from, comma - from));
+      from = comma + 1;
+    }
   auto spec = replay_spec(test, failing, std::move(parsed->schedule.decisions), "replay");
   spec.technique = "replay";
   return runs.run(spec);

@@ -108,6 +108,8 @@ void schedule_details(const Subject& s, core::Evidence& e, const std::optional<C
   d["strategy"] = spec.strategy;
   d["seed"] = std::to_string(spec.seed);
   d["virtual_time"] = spec.virtual_time ? "true" : "false";
+  if (spec.max_steps != core::ScheduleSpec{}.max_steps) d["max_steps"] = std::to_string(spec.max_steps);
+  if (!spec.include.empty()) d["include"] = join(spec.include, ",");
   d["exact"] = failing && failing->exact ? "true" : "false";
   if (failing) d["schedule_failing"] = schedule_details_text(s.failing->id, *failing);
   if (passing) d["schedule_passing"] = schedule_details_text(s.passing->id, *passing);

@@ -143,6 +143,9 @@ TEST_CASE("decisions, schedule specs and a verdict's schedule details round-trip
   core::ScheduleSpec spec{.strategy = "replay", .seed = 18446744073709551557ull, .depth = 5, .steps = 400, .virtual_time = false,
                           .replay_decisions = d};
   CHECK(parse_schedule_spec(schedule_spec_text(spec)) == spec);
+  spec.max_steps = 2000000;
+  spec.include = {"org.apache.derby.", "com.acme.Cache"};
+  CHECK(parse_schedule_spec(schedule_spec_text(spec)) == spec);
   CHECK(schedule_spec_text(std::nullopt).empty());
   CHECK_FALSE(parse_schedule_spec("{\"strategy\":\"pct\",\"seed\":\"-1\"}"));
 

@@ -418,6 +418,35 @@ TEST_CASE("replay_threads makes the verdict's failing schedule again from its de
   CHECK(replay_threads(counter, {{"schedule_failing", "{]"}}, log).error().code == util::Errc::conflict);
 }
 
+TEST_CASE("the agent's step limit and the classes it rewrites go to every schedule, the replay and the verdict's details",
+          "[threads][technique]") {
+  ScriptedLog log;
+  log.script[counter] = {"counter-pass.results", "counter-fail.results"};
+  log.replays[counter] = "counter-replay-fail.results";
+  auto in = input_for({counter});
+  in.threads.max_steps = 2000000;
+  in.threads.include = {"org.apache.derby.", "com.acme.Cache"};
+  auto v = only(detect_concurrency(in, log));
+  REQUIRE(log.specs.size() == 3);
+  for (const auto& spec : log.specs) {
+    CHECK(spec.schedule->max_steps == 2000000);
+    CHECK(spec.schedule->include == in.threads.include);
+  }
+  CHECK(v.evidence.details.at("max_steps") == "2000000");
+  CHECK(v.evidence.details.at("include") == "org.apache.derby.,com.acme.Cache");
+  auto run = replay_threads(counter, v.evidence.details, log);
+  REQUIRE(run);
+  CHECK(run->spec.schedule->max_steps == 2000000);
+  CHECK(run->spec.schedule->include == in.threads.include);
+  // Defaults are not written into the details.
+  ScriptedLog plain;
+  plain.script[counter] = log.script[counter];
+  plain.replays[counter] = log.replays[counter];
+  auto d = only(detect_concurrency(input_for({counter}), plain)).evidence.details;
+  CHECK_FALSE(d.contains("max_steps"));
+  CHECK_FALSE(d.contains("include"));
+}
+
 TEST_CASE("schedule seeds follow from the scan's seed", "[threads][technique]") {
   CHECK(threads_seeds(42, 3) == threads_seeds(42, 3));
   CHECK(threads_seeds(42, 3) != threads_seeds(43, 3));

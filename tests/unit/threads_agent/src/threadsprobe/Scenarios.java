@@ -310,6 +310,7 @@ final class Scenarios {
             case "await_termination": CollectionScenarios.awaitTermination(); break;
             case "slow_jdk_work": StallScenarios.slowJdkWork(); break;
             case "native_wait": StallScenarios.nativeWait(); break;
+            case "excluded_prefix": StallScenarios.excludedPrefix(); break;
             default: throw new IllegalArgumentException("no scenario " + name);
         }
     }

@@ -6,7 +6,8 @@ import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.SocketTimeoutException;
 
-/** Threads that go a while without a scheduling point: the watchdog's stall limit (Busy). */
+/** Threads that go a while without a scheduling point (the watchdog's stall limit, Busy), and
+ *  what flakescan.threads.include leaves out. */
 final class StallScenarios {
     private StallScenarios() {}
 
@@ -51,5 +52,16 @@ final class StallScenarios {
         a.start();
         a.join();
         if (r.value != 2) throw new AssertionError("the accept did not time out");
+    }
+
+    /** Two threads add to a tally of a class under an excluded prefix (kotlin.). */
+    static void excludedPrefix() throws InterruptedException {
+        kotlin.flakescanprobe.Tally tally = new kotlin.flakescanprobe.Tally();
+        Thread a = new Thread(tally::add);
+        Thread b = new Thread(tally::add);
+        a.start();
+        b.start();
+        a.join();
+        b.join();
     }
 }
