@@ -15,6 +15,7 @@
 #include "app/cli_commands.hpp"
 #include "app/daemon_connection.hpp"
 #include "app/job_client.hpp"
+#include "core/class_prefix.hpp"
 #include "core/technique.hpp"
 
 namespace flakescan::app {
@@ -45,6 +46,8 @@ struct ScanOptions {
   std::optional<int> shuffle_seeds, shuffle_rounds;
   std::string thread_strategy, virtual_time;       // threads: pct|pos|random; on|off
   std::optional<int> thread_schedules, bug_depth;  // threads: schedules per test, PCT's bug depth
+  std::optional<int> thread_max_steps;             // threads: the agent's step limit
+  std::vector<std::string> thread_include;         // threads: class-name prefixes to rewrite
   std::vector<std::string> tests, adb_servers, jvm_args;
   bool clear_state = false;
   bool from_history = false;  // add the CI history's suspects (GET /v1/suspects) to the tests
@@ -186,6 +189,8 @@ json request_body(const ScanOptions& o) {
   if (o.thread_schedules) threads["schedules"] = *o.thread_schedules;
   if (o.bug_depth) threads["depth"] = *o.bug_depth;
   if (!o.virtual_time.empty()) threads["virtual_time"] = o.virtual_time == "on";
+  if (o.thread_max_steps) threads["max_steps"] = *o.thread_max_steps;
+  if (!o.thread_include.empty()) threads["include"] = o.thread_include;
   if (!threads.empty()) body["threads"] = threads;
   if (!o.shard.empty()) body["shard"] = o.shard;
   if (!o.group.empty()) body["group"] = o.group;
@@ -380,6 +385,22 @@ void add_technique_limit_options(CLI::App& cmd, const std::shared_ptr<ScanOption
                  "threads: on (default: sleeps and timeouts return at once on the scheduler's clock) or off")
       ->type_name("MODE")
       ->check(CLI::IsMember({"on", "off"}));
+  cmd.add_option("--thread-max-steps", o->thread_max_steps,
+                 "threads: scheduling points chosen while the test's threads run together, after which it runs "
+                 "on uncontrolled and its schedule is not exact (default 100000)")
+      ->type_name("N")
+      ->check(CLI::Range(1, 100000000));
+  cmd.add_option("--thread-include", o->thread_include,
+                 "threads: rewrite only classes whose names start with these prefixes, comma-separated or "
+                 "repeated (e.g. org.example.); default every class of the project")
+      ->type_name("PREFIX,...")
+      ->delimiter(',')
+      ->check(CLI::Validator(
+          [](const std::string& p) {
+            return core::is_class_prefix(p) ? std::string()
+                                            : "'" + p + "' is not a class-name prefix (dotted Java names, e.g. org.example.)";
+          },
+          "PREFIX"));
   cmd.add_option("--max-runs-per-test", o->max_runs_per_test, "budget of explore: debugged runs per test (default 40)")
       ->type_name("N");
   cmd.add_option("--max-seconds-per-test", o->max_seconds_per_test,

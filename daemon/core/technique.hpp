@@ -73,6 +73,8 @@ struct ThreadsSettings {
   int schedules = 100;           // controlled runs per test, at most
   int depth = 3;                 // PCT's bug depth
   bool virtual_time = true;      // sleeps and timeouts on the scheduler's clock
+  int max_steps = 100000;        // the agent's step limit (ScheduleSpec::max_steps)
+  std::vector<std::string> include;  // class-name prefixes the agent rewrites; empty: the whole project
 };
 
 struct TechniqueInput {

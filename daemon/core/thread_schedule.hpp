@@ -24,8 +24,14 @@ struct ScheduleSpec {
   std::string strategy = "pct";
   std::uint64_t seed = 0;
   int depth = 3;            // PCT's bug depth d
-  int steps = 200;          // PCT's estimate k of scheduling points per test
+  int steps = 200;          // PCT's estimate k of scheduling points per test taken with other threads alive
   bool virtual_time = true;
+  // Steps chosen while more than one controlled thread lives after which the test runs on
+  // uncontrolled (flakescan.threads.max_steps).
+  int max_steps = 100000;
+  // Class-name prefixes the agent rewrites (flakescan.threads.include); empty: every class of
+  // the project. Replaying a schedule needs the same ones: other classes, other points.
+  std::vector<std::string> include;
   std::vector<ScheduleDecision> replay_decisions;
   bool operator==(const ScheduleSpec&) const = default;
 };
@@ -57,6 +63,9 @@ struct ThreadSchedule {
   std::vector<std::string> inexact_reasons;
   std::vector<ScheduledThread> threads;
   long steps_total = 0;
+  // Steps chosen while more than one controlled thread lived: what PCT draws its change points
+  // over and the step limit counts. 0 when the record does not say (an agent that predates it).
+  long steps_together = 0;
   std::vector<ScheduleStep> steps;  // at most 2,000: the first 1,000 and the last 1,000
   long steps_omitted = 0;           // steps left out between the two halves
   std::vector<ScheduleDecision> decisions;

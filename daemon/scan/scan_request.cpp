@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <set>
 
+#include "core/class_prefix.hpp"
 
 namespace flakescan::scan {
 
@@ -231,7 +232,21 @@ util::Result<void> parse_shuffle(const json& body, ScanRequest& r) {
 }
 
 // technique threads: {"strategy": "pct" | "pos" | "random", "schedules": 1..10000,
-// "depth": 1..20, "virtual_time": true | false}
+// "depth": 1..20, "virtual_time": true | false, "max_steps": 1..100000000,
+// "include": ["class-name prefix", ...] (1..100 of them)}
+// threads.include: class-name prefixes ("org.apache.derby.", "com.acme.Cache"), which the
+// agent gets comma-separated: dotted Java identifiers, a trailing dot allowed.
+util::Result<std::vector<std::string>> class_prefixes(const json& value) {
+  const std::string why = "must be a list of 1 to 100 class-name prefixes such as \"org.example.\"";
+  if (!value.is_array() || value.empty() || value.size() > 100) return std::unexpected(bad("threads.include", why));
+  std::vector<std::string> out;
+  for (const auto& v : value) {
+    if (!v.is_string() || !core::is_class_prefix(v.get<std::string>())) return std::unexpected(bad("threads.include", why));
+    out.push_back(v.get<std::string>());
+  }
+  return out;
+}
+
 util::Result<void> parse_threads(const json& body, ScanRequest& r) {
   if (!body.contains("threads")) return {};
   const auto& t = body["threads"];
@@ -252,6 +267,14 @@ util::Result<void> parse_threads(const json& body, ScanRequest& r) {
     } else if (key == "virtual_time") {
       if (!value.is_boolean()) return std::unexpected(bad("threads.virtual_time", "must be true or false"));
       r.threads.virtual_time = value.get<bool>();
+    } else if (key == "max_steps") {
+      auto n = integer(value, "threads.max_steps", 1, 100000000);
+      if (!n) return std::unexpected(n.error());
+      r.threads.max_steps = *n;
+    } else if (key == "include") {
+      auto prefixes = class_prefixes(value);
+      if (!prefixes) return std::unexpected(prefixes.error());
+      r.threads.include = std::move(*prefixes);
     } else {
       return util::fail(Errc::invalid_argument, "unknown field 'threads." + key + "'");
     }
@@ -306,7 +329,8 @@ nlohmann::json ScanRequest::to_json() const {
          {"jvm_args", jvm_args},
          {"shuffle", {{"seeds", shuffle_seeds}, {"mode", shuffle_mode}, {"rounds", shuffle_rounds}}},
          {"threads", {{"strategy", threads.strategy}, {"schedules", threads.schedules}, {"depth", threads.depth},
-                      {"virtual_time", threads.virtual_time}}}};
+                      {"virtual_time", threads.virtual_time}, {"max_steps", threads.max_steps}}}};
+  if (!threads.include.empty()) j["threads"]["include"] = threads.include;
   if (backend == "local") j["classpath"] = classpath;
   if (budget.max_orders > 0) j["budget"]["max_orders"] = budget.max_orders;  // 0: the default for the tests
   if (parallelism > 0) j["parallelism"] = parallelism;

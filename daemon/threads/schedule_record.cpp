@@ -96,7 +96,8 @@ util::Result<void> read_record_body(const json& j, core::ThreadSchedule& r) {
   if (!steps) return std::unexpected(steps.error());
   r.steps = std::move(*steps);
   auto is_count = [](const json& v) { return v.is_number_unsigned(); };
-  for (auto [key, slot] : {std::pair{"steps_total", &r.steps_total}, {"steps_omitted", &r.steps_omitted}, {"virtual_ms", &r.virtual_ms}}) {
+  for (auto [key, slot] : {std::pair{"steps_total", &r.steps_total}, {"steps_together", &r.steps_together},
+                           {"steps_omitted", &r.steps_omitted}, {"virtual_ms", &r.virtual_ms}}) {
     auto v = optional_key(j, key, is_count, "a non-negative integer");
     if (!v) return std::unexpected(v.error());
     if (*v) *slot = (*v)->get<long>();
@@ -166,8 +167,8 @@ std::string schedule_record_text(const core::ThreadSchedule& r) {
   for (const auto& s : r.steps) steps.push_back(step_json(s));
   json j{{"strategy", r.strategy}, {"seed", r.seed}, {"depth", r.depth}, {"virtual_time", r.virtual_time},
          {"exact", r.exact}, {"inexact_reasons", r.inexact_reasons}, {"threads", threads_json(r.threads)},
-         {"steps_total", r.steps_total}, {"steps", std::move(steps)}, {"decisions", decisions_json(r.decisions)},
-         {"deadlock", r.deadlock.empty() ? json(nullptr) : json::parse(r.deadlock, nullptr, false)},
+         {"steps_total", r.steps_total}, {"steps_together", r.steps_together}, {"steps", std::move(steps)},
+         {"decisions", decisions_json(r.decisions)}, {"deadlock", r.deadlock.empty() ? json(nullptr) : json::parse(r.deadlock, nullptr, false)},
          {"outlived", r.outlived.empty() ? json::array() : json::parse(r.outlived, nullptr, false)},
          {"virtual_ms", r.virtual_ms}, {"replay", nullptr}};
   if (r.steps_omitted > 0) j["steps_omitted"] = r.steps_omitted;
@@ -191,6 +192,8 @@ std::string schedule_spec_text(const std::optional<core::ScheduleSpec>& spec) {
   // The seed as text: JSON numbers lose 64-bit integers in many readers.
   json j{{"strategy", spec->strategy}, {"seed", std::to_string(spec->seed)}, {"depth", spec->depth},
          {"steps", spec->steps}, {"virtual_time", spec->virtual_time}};
+  if (spec->max_steps != core::ScheduleSpec{}.max_steps) j["max_steps"] = spec->max_steps;
+  if (!spec->include.empty()) j["include"] = spec->include;
   if (!spec->replay_decisions.empty()) j["replay"] = decisions_json(spec->replay_decisions);
   return j.dump();
 }
@@ -206,6 +209,10 @@ std::optional<core::ScheduleSpec> parse_schedule_spec(std::string_view text) {
   if (auto d = j.find("depth"); d != j.end() && d->is_number_integer()) spec.depth = d->get<int>();
   if (auto s = j.find("steps"); s != j.end() && s->is_number_integer()) spec.steps = s->get<int>();
   if (auto v = j.find("virtual_time"); v != j.end() && v->is_boolean()) spec.virtual_time = v->get<bool>();
+  if (auto m = j.find("max_steps"); m != j.end() && m->is_number_integer()) spec.max_steps = m->get<int>();
+  if (auto in = j.find("include"); in != j.end() && in->is_array())
+    for (const auto& prefix : *in)
+      if (prefix.is_string()) spec.include.push_back(prefix.get<std::string>());
   if (auto r = j.find("replay"); r != j.end()) {
     auto decisions = decisions_of(*r);
     if (!decisions) return std::nullopt;

@@ -7,11 +7,12 @@
 //     {"strategy":"pct","seed":"8123","depth":3,"virtual_time":true,"exact":true,
 //      "inexact_reasons":[],"threads":[{"index":0,"name":"main"},
 //                                      {"index":1,"name":"T","started_at":"p.C.m(C.java:14)"}],
-//      "steps_total":57,"steps":[{"thread":1,"op":"field_read","target":"p.C.n@o1","site":".."}],
+//      "steps_total":57,"steps_together":40,"steps":[{"thread":1,"op":"field_read","target":"p.C.n@o1","site":".."}],
 //      "steps_omitted":0,"decisions":[[0,12],[1,3]],"deadlock":null,"outlived":[],
 //      "virtual_ms":0,"replay":{"followed":N,"diverged_at":null}}
 //   decisions (the replay file):            [[thread, count], ...]
-//   schedule spec (runs.schedule):          {"strategy","seed":"N","depth","steps","virtual_time","replay":[[t,n],..]}
+//   schedule spec (runs.schedule):          {"strategy","seed":"N","depth","steps","virtual_time","max_steps" (when not
+//                                            the default),"include":[..] (when given),"replay":[[t,n],..]}
 //   a verdict's schedule_failing/_passing:  {"run":ID,"threads":[..],"steps":[last 200],"steps_total":N,"decisions":[..],
 //                                            "inexact_reasons":[..] (only when there are some)}
 //   a verdict's conflict:                   {"first":STEP,"second":STEP}

@@ -24,7 +24,7 @@ struct Subject {
   // used as a wait that the JVM's clock happens to cover), and it is the passing run.
   const core::RecordedRun* uncontrolled = nullptr;
   bool single_thread = false;   // the first schedule ran one controlled thread, exactly
-  int steps_estimate = 0;       // PCT's k for the later schedules: the first schedule's steps_total
+  int steps_estimate = 0;       // PCT's k for the later schedules: the first schedule's steps_together
   int unobserved_in_a_row = 0;  // schedules in a row that ended with no pass or failure (infra, skipped)
   bool budget_ended = false;    // the scan's budget stopped it before `schedules` were made
   std::string not_replayed;     // why the failing schedule was not replayed
@@ -47,6 +47,11 @@ inline const core::ThreadSchedule* record_of(const core::RecordedRun& run) {
 
 // The replay brought the failure back: the same failure signature.
 bool replay_confirms(const Subject& s);
+
+// Every schedule of `s` that failed ended in a deadlock (a DeadlockError; not a deadlock noticed
+// behind a timed wait, after which the test went on), and at least one did. A run without
+// control would most likely hang until the run deadline, and the deadlock is a finding already.
+bool deadlocked_every_time(const Subject& s);
 
 // The verdict about `s` from its runs; `unavailable`: why no controlled run could be made.
 core::Verdict threads_verdict(const Subject& s, const core::TechniqueInput& input, const std::string& unavailable);

@@ -22,7 +22,8 @@ core::RunSpec schedule_spec(const std::string& test, const core::ThreadsSettings
               settings.strategy + ", seed " + std::to_string(seed) + ")";
   s.seed = seed;
   s.schedule = core::ScheduleSpec{.strategy = settings.strategy, .seed = seed, .depth = settings.depth,
-                                  .virtual_time = settings.virtual_time};
+                                  .virtual_time = settings.virtual_time, .max_steps = settings.max_steps,
+                                  .include = settings.include};
   return s;
 }
 
@@ -38,6 +39,13 @@ core::RunSpec replay_spec(const std::string& test, const core::ScheduleSpec& fai
   s.schedule->strategy = "replay";
   s.schedule->replay_decisions = std::move(decisions);
   return s;
+}
+
+// PCT's k: the steps the first schedule took while its threads ran together, over which the
+// agent draws the change points (a set-up on the test's thread alone changes nothing when
+// preempted); the record's whole length when it does not say.
+long pct_steps(const core::ThreadSchedule& record) {
+  return record.steps_together > 0 ? record.steps_together : record.steps_total;
 }
 
 class Explorer {
@@ -95,7 +103,7 @@ class Explorer {
     if (s.schedules++ == 0)
       if (const auto* record = record_of(r)) {
         s.single_thread = record->single_threaded();
-        s.steps_estimate = int(std::clamp(record->steps_total, 1L, 100000L));
+        s.steps_estimate = int(std::clamp(pct_steps(*record), 1L, 100000L));
       }
     if (passed(r) && !s.passing) s.passing = &r;
     // A failing schedule whose record can be replayed beats one whose record was lost.
@@ -144,7 +152,8 @@ class Explorer {
       }
       who.push_back(&s);
       specs.push_back(schedule_spec(s.test, input_.threads, seeds_[std::size_t(s.schedules)], s.schedules));
-      // PCT draws its d - 1 change points from 1..k: k is best the test's own number of points.
+      // PCT draws its d - 1 change points from 1..k: k is best the test's own number of points
+      // taken while its threads run together.
       if (s.steps_estimate > 0) specs.back().schedule->steps = s.steps_estimate;
     }
     if (specs.empty()) return false;
@@ -153,12 +162,13 @@ class Explorer {
   }
 
   // Every schedule of a test with more than one thread failed: one run without control says
-  // whether the test fails anyway (failing) or only under the schedules tried (flaky).
+  // whether the test fails anyway (failing) or only under the schedules tried (flaky). Not
+  // when every schedule deadlocked: that run would hang until the deadline (J12).
   util::Result<void> run_uncontrolled() {
     std::vector<Subject*> who;
     std::vector<core::RunSpec> specs;
     for (auto& s : subjects_) {
-      if (s.single_thread || !s.failing || s.passing) continue;
+      if (s.single_thread || !s.failing || s.passing || deadlocked_every_time(s)) continue;
       if (!budget_left() || made_ + int(specs.size()) >= input_.budget.max_runs) continue;
       who.push_back(&s);
       core::RunSpec spec = schedule_spec(s.test, input_.threads, s.failing->spec.seed, 0);
@@ -230,6 +240,15 @@ util::Result<core::RecordedRun> replay_threads(const std::string& test, const st
   if (auto seed = details.find("seed"); seed != details.end())
     std::from_chars(seed->second.data(), seed->second.data() + seed->second.size(), failing.seed);
   if (auto v = details.find("virtual_time"); v != details.end()) failing.virtual_time = v->second != "false";
+  // The classes rewritten and the step limit decide which points there are: the same again.
+  if (auto m = details.find("max_steps"); m != details.end())
+    std::from_chars(m->second.data(), m->second.data() + m->second.size(), failing.max_steps);
+  if (auto in = details.find("include"); in != details.end())
+    for (std::size_t from = 0; from <= in->second.size();) {
+      std::size_t comma = std::min(in->second.find(',', from), in->second.size());
+      if (comma > from) failing.include.push_back(in->second.substr(from, comma - from));
+      from = comma + 1;
+    }
   auto spec = replay_spec(test, failing, std::move(parsed->schedule.decisions), "replay");
   spec.technique = "replay";
   return runs.run(spec);

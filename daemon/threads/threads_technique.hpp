@@ -8,7 +8,8 @@
 //   1. first schedule. A test that ran one controlled thread, fully under control, has
 //      nothing to schedule and is not explored further.
 //   2. explore: schedules with seeds threads_seeds(scan seed), PCT's k set to the number of
-//      scheduling points the first schedule passed, until a failure and a pass
+//      scheduling points the first schedule passed while more than one controlled thread
+//      lived (steps_together), until a failure and a pass
 //      have both been seen, or TechniqueInput::threads.schedules were made, or the scan's
 //      budget (max_runs, max_seconds) is spent.
 //   3. confirm: the first failing schedule's decisions are replayed (strategy `replay`); the

@@ -108,6 +108,8 @@ void schedule_details(const Subject& s, core::Evidence& e, const std::optional<C
   d["strategy"] = spec.strategy;
   d["seed"] = std::to_string(spec.seed);
   d["virtual_time"] = spec.virtual_time ? "true" : "false";
+  if (spec.max_steps != core::ScheduleSpec{}.max_steps) d["max_steps"] = std::to_string(spec.max_steps);
+  if (!spec.include.empty()) d["include"] = join(spec.include, ",");
   d["exact"] = failing && failing->exact ? "true" : "false";
   if (failing) d["schedule_failing"] = schedule_details_text(s.failing->id, *failing);
   if (passing) d["schedule_passing"] = schedule_details_text(s.passing->id, *passing);
@@ -210,6 +212,9 @@ void unexplored_verdict(const Subject& s, const core::TechniqueInput& input, cor
                      std::to_string(s.schedules) + " schedules (" + settings_phrase(spec) + "), up to " +
                      std::to_string(most_threads) + " controlled threads" + inexact_summary(s);
   if (v.verdict == core::VerdictKind::failing && s.uncontrolled) said += uncontrolled_phrase(*s.uncontrolled);
+  else if (v.verdict == core::VerdictKind::failing && deadlocked_every_time(s))
+    said += ", each in a deadlock, so it was not run without control (a deadlock is a finding already, and that run "
+            "would hang until the run deadline)";
   if (v.verdict == core::VerdictKind::failing) said += ": a broken test, not a flaky one";
   if (s.budget_ended)
     said += "; the scan's budget stopped the search after " + std::to_string(s.schedules) + " of " +
@@ -220,6 +225,17 @@ void unexplored_verdict(const Subject& s, const core::TechniqueInput& input, cor
 }
 
 }  // namespace
+
+bool deadlocked_every_time(const Subject& s) {
+  bool any = false;
+  for (const auto& r : s.runs) {
+    if (!r.spec.schedule || r.spec.schedule->strategy == "replay" || !failed(r)) continue;
+    const auto* record = record_of(r);
+    if (!record || !record->deadlocked() || !deadlock_noticed_when(record->deadlock).empty()) return false;
+    any = true;
+  }
+  return any;
+}
 
 bool replay_confirms(const Subject& s) {
   if (!s.replay || !s.failing || !failed(*s.replay)) return false;

@@ -100,6 +100,13 @@ std::vector<std::string> threads_agent_args(const fs::path& agent_jar, const cor
                                "-Dflakescan.threads.depth=" + std::to_string(spec.depth),
                                "-Dflakescan.threads.steps=" + std::to_string(spec.steps),
                                std::string("-Dflakescan.threads.virtual_time=") + (spec.virtual_time ? "true" : "false")};
+  // The step limit and the classes to rewrite only when asked for: the agent has the same defaults.
+  if (spec.max_steps != core::ScheduleSpec{}.max_steps) out.push_back("-Dflakescan.threads.max_steps=" + std::to_string(spec.max_steps));
+  if (!spec.include.empty()) {
+    std::string prefixes;
+    for (const auto& p : spec.include) prefixes += (prefixes.empty() ? "" : ",") + p;
+    out.push_back("-Dflakescan.threads.include=" + prefixes);
+  }
   if (!decisions_file.empty()) out.push_back("-Dflakescan.threads.replay=" + decisions_file.string());
   return out;
 }

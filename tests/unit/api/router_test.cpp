@@ -83,6 +83,19 @@ TEST_CASE("the router answers bad requests with problem+json", "[api][router]") 
   CHECK(f.router->route({"GET", "/v1/scans/x/events", "", "", "abc"}).status == 404);
 }
 
+TEST_CASE("bad threads settings are a 400 problem+json naming the field", "[api][router][threads]") {
+  RouterFixture f;
+  for (const auto& [threads, says] : {std::pair{json{{"max_steps", 0}}, "'threads.max_steps' must be between 1 and 100000000"},
+                                      {json{{"include", {"org..example"}}}, "'threads.include' must be a list of 1 to 100 class-name prefixes"}}) {
+    auto bad = f.call("POST", "/v1/scans",
+                      json{{"classpath", "/tmp"}, {"tests", "p.A"}, {"techniques", {"threads"}}, {"threads", threads}}.dump());
+    INFO(bad.body);
+    CHECK(bad.status == 400);
+    CHECK(bad.content_type == "application/problem+json");
+    CHECK_THAT(bad.body, Catch::Contains(says));
+  }
+}
+
 TEST_CASE("extra routes get their own body limit and errors", "[api][router]") {
   RouterFixture f;
   CHECK(f.router->body_limit("POST", "/v1/echo?mode=x") == 8);

@@ -136,6 +136,30 @@ TEST_CASE("scan takes technique threads' four options, with their defaults in --
   }
 }
 
+TEST_CASE("scan takes the threads agent's step limit and the classes it rewrites, and refuses bad ones", "[app][cli][threads]") {
+  auto p = parse({"scan", "--help"});
+  REQUIRE(p.code == 0);
+  for (const char* said : {"--thread-max-steps", "(default 100000)", "--thread-include", "default every class of the project"})
+    CHECK_THAT(p.out, Catch::Contains(said));
+  auto scan_with = [](Args options) {
+    Args a = with("scan", valid_arguments().at("scan"));
+    a.insert(a.end(), options.begin(), options.end());
+    return a;
+  };
+  auto taken = parse(scan_with({"--thread-max-steps", "2000000", "--thread-include", "org.apache.derby.,com.acme.Cache",
+                                "--thread-include", "org.example."}));
+  INFO(taken.err);
+  CHECK_FALSE(taken.code);  // parsed, nothing to exit with
+  for (const Args& bad : {scan_with({"--thread-max-steps", "0"}), scan_with({"--thread-max-steps", "many"}),
+                          scan_with({"--thread-include", "org..example"}), scan_with({"--thread-include", "org.example,1x"})}) {
+    INFO(bad.back());
+    auto refused = parse(bad);
+    CHECK(refused.code == 2);
+    CHECK_THAT(refused.err, Catch::Contains(bad[bad.size() - 2]));
+  }
+  CHECK_THAT(parse(scan_with({"--thread-include", "org..example"})).err, Catch::Contains("is not a class-name prefix"));
+}
+
 TEST_CASE("an unknown option is a usage error worded the same by every subcommand", "[app][cli]") {
   for (const auto& def : all_commands()) {
     INFO(def.name);

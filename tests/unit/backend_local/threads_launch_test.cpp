@@ -46,6 +46,13 @@ TEST_CASE("the agent's options: strategy, seed, depth, steps, virtual time, and 
              "-Dflakescan.threads.replay=/data/scans/s1/run-7.decisions"});
 }
 
+TEST_CASE("the agent's step limit and the classes to rewrite are passed when they are not the defaults", "[threads][launch]") {
+  core::ScheduleSpec spec{.strategy = "pct", .seed = 7, .max_steps = 2000000, .include = {"org.apache.derby.", "com.acme.Cache"}};
+  auto args = backend::threads_agent_args("/lib/a.jar", spec, {});
+  CHECK(std::count(args.begin(), args.end(), "-Dflakescan.threads.max_steps=2000000") == 1);
+  CHECK(std::count(args.begin(), args.end(), "-Dflakescan.threads.include=org.apache.derby.,com.acme.Cache") == 1);
+}
+
 TEST_CASE("a scheduled run's java command: the agent after the JVM options, before the classpath and the runner", "[threads][launch]") {
   backend::LocalJvmExecutor executor(config_in("argv"));
   backend::LocalJvmExecutor::Scheduled scheduled{.spec = {.strategy = "pos", .seed = 77}};

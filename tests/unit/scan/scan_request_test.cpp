@@ -179,6 +179,23 @@ TEST_CASE("shard and group: a CI matrix job's share, read and written back", "[s
   CHECK(with({{"new_since", 3}}).error().code == util::Errc::invalid_argument);
 }
 
+TEST_CASE("threads: the agent's step limit and the classes it rewrites, defaults, read back", "[scan][request][threads]") {
+  auto plain = parse({{"classpath", "/tmp"}, {"tests", "p.A"}});
+  REQUIRE(plain);
+  CHECK(plain->threads.max_steps == 100000);
+  CHECK(plain->threads.include.empty());
+  CHECK_FALSE(plain->to_json()["threads"].contains("include"));
+  auto r = parse({{"classpath", "/tmp"}, {"tests", "p.A"},
+                  {"threads", {{"max_steps", 2000000}, {"include", {"org.apache.derby.", "com.acme.Cache", "a$b._c1"}}}}});
+  REQUIRE(r);
+  CHECK(r->threads.max_steps == 2000000);
+  CHECK(r->threads.include == std::vector<std::string>{"org.apache.derby.", "com.acme.Cache", "a$b._c1"});
+  auto again = parse(r->to_json());
+  REQUIRE(again);
+  CHECK(again->threads.max_steps == 2000000);
+  CHECK(again->threads.include == r->threads.include);
+}
+
 TEST_CASE("threads: strategy, schedules, bug depth and virtual time, defaults, read back, mistakes refused", "[scan][request][threads]") {
   auto plain = parse({{"classpath", "/tmp"}, {"tests", "p.A"}});
   REQUIRE(plain);
@@ -212,6 +229,14 @@ TEST_CASE("threads: strategy, schedules, bug depth and virtual time, defaults, r
       {{{"depth", 21}}, "'threads.depth' must be between 1 and 20"},
       {{{"virtual_time", "on"}}, "'threads.virtual_time' must be true or false"},
       {{{"seeds", 3}}, "unknown field 'threads.seeds'"},
+      {{{"max_steps", 0}}, "'threads.max_steps' must be between 1 and 100000000"},
+      {{{"max_steps", "500"}}, "'threads.max_steps' must be an integer"},
+      {{{"include", "org.example."}}, "'threads.include' must be a list of 1 to 100 class-name prefixes"},
+      {{{"include", json::array()}}, "'threads.include' must be a list"},
+      {{{"include", {"org..example"}}}, "'threads.include' must be a list"},
+      {{{"include", {"org.example,com.acme"}}}, "'threads.include' must be a list"},
+      {{{"include", {"1org"}}}, "'threads.include' must be a list"},
+      {{{"include", {1}}}, "'threads.include' must be a list"},
   };
   for (const auto& c : cases) {
     INFO(c.threads.dump());

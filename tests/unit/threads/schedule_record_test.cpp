@@ -57,13 +57,20 @@ TEST_CASE("a deadlock record keeps the deadlock, and it reads as a sentence", "[
 
 TEST_CASE("a record round-trips through its text", "[threads][record]") {
   for (const char* name : {"counter-fail.results", "counter-replay-diverged-pass.results", "counter-inexact-fail.results",
-                           "deadlock-fail.results"}) {
+                           "deadlock-fail.results", "counter-setup-pass.results"}) {
     CAPTURE(name);
     auto r = threads_test::recorded_record(name, name[0] == 'd' ? threads_test::transfer : counter);
     auto again = parse_schedule_record(schedule_record_text(r));
     REQUIRE(again);
     CHECK(*again == r);
   }
+}
+
+TEST_CASE("a record says how many of its steps were taken with more than one thread alive", "[threads][record]") {
+  auto r = threads_test::recorded_record("counter-setup-pass.results", counter);
+  CHECK(r.steps_total == 3011);
+  CHECK(r.steps_together == 11);
+  CHECK(threads_test::recorded_record("counter-pass.results", counter).steps_together == 0);  // not said: 0
 }
 
 TEST_CASE("a record sent as a string decodes like an object", "[threads][record]") {
@@ -135,6 +142,9 @@ TEST_CASE("decisions, schedule specs and a verdict's schedule details round-trip
 
   core::ScheduleSpec spec{.strategy = "replay", .seed = 18446744073709551557ull, .depth = 5, .steps = 400, .virtual_time = false,
                           .replay_decisions = d};
+  CHECK(parse_schedule_spec(schedule_spec_text(spec)) == spec);
+  spec.max_steps = 2000000;
+  spec.include = {"org.apache.derby.", "com.acme.Cache"};
   CHECK(parse_schedule_spec(schedule_spec_text(spec)) == spec);
   CHECK(schedule_spec_text(std::nullopt).empty());
   CHECK_FALSE(parse_schedule_spec("{\"strategy\":\"pct\",\"seed\":\"-1\"}"));

@@ -136,6 +136,16 @@ TEST_CASE("a lost update: explored until it failed and passed, replayed, flaky/c
         "(run 4) failed the same way; time was virtual");
 }
 
+TEST_CASE("PCT's k is the steps the first schedule took with its threads together, not its long set-up alone", "[threads][technique]") {
+  ScriptedLog log;
+  log.script[counter] = {"counter-setup-pass.results", "counter-fail.results"};
+  log.replays[counter] = "counter-replay-fail.results";
+  auto v = only(detect_concurrency(input_for({counter}), log));
+  REQUIRE(log.specs.size() >= 2);
+  CHECK(log.specs[1].schedule->steps == 11);  // not 3011 (steps_total), most of them set-up
+  CHECK(v.verdict == core::VerdictKind::flaky);
+}
+
 TEST_CASE("a failure the replay does not bring back is flaky with no category of ours, never not_flaky", "[threads][technique]") {
   ScriptedLog log;
   log.script[counter] = {"counter-fail.results", "counter-pass.results"};
@@ -293,6 +303,37 @@ TEST_CASE("every schedule fails and the run without control hangs: failing, and 
   CHECK_FALSE(has(v.evidence.reason, "and once without control"));
 }
 
+TEST_CASE("every schedule deadlocks: no run without control (it would hang), failing, and the reason says why", "[threads][technique]") {
+  ScriptedLog log;
+  const auto& t = threads_test::transfer;
+  log.script[t] = {"deadlock-fail.results"};
+  log.uncontrolled[t] = "counter-killed.results";  // what such a run gives: nothing, at the deadline
+  auto in = input_for({t}, 3);
+  in.threads.strategy = "pos";
+  auto v = only(detect_concurrency(in, log));
+  REQUIRE(log.specs.size() == 3);
+  for (const auto& spec : log.specs) CHECK(spec.schedule);
+  CHECK(v.verdict == core::VerdictKind::failing);
+  CHECK(has(v.evidence.reason, "failed under all 3 schedules (pos, virtual time), up to 3 controlled threads, each in a deadlock, "
+                               "so it was not run without control (a deadlock is a finding already, and that run would hang "
+                               "until the run deadline): a broken test, not a flaky one; deadlock: thread 1 (alice-to-bob)"));
+}
+
+TEST_CASE("schedules that fail otherwise than in a deadlock still get the run without control", "[threads][technique]") {
+  ScriptedLog log;
+  const auto& t = threads_test::transfer;
+  // The second schedule's deadlock was only noticed behind a timed join: the test went on and
+  // failed its own assertion, which a run without control may not.
+  log.script[t] = {"deadlock-fail.results", "timed-deadlock-fail.results"};
+  log.uncontrolled[t] = "counter-killed.results";
+  auto v = only(detect_concurrency(input_for({t}, 2), log));
+  REQUIRE(log.specs.size() == 3);
+  CHECK_FALSE(log.specs[2].schedule);
+  CHECK(v.verdict == core::VerdictKind::failing);
+  CHECK(has(v.evidence.reason, "the run without control (run 3) gave no outcome"));
+  CHECK_FALSE(has(v.evidence.reason, "each in a deadlock"));
+}
+
 TEST_CASE("every schedule fails but a run without control passes: flaky, concurrency, the uncontrolled run is the pass",
           "[threads][technique]") {
   ScriptedLog log;
@@ -375,6 +416,35 @@ TEST_CASE("replay_threads makes the verdict's failing schedule again from its de
   CHECK(run->report.results[0].threads->replay_followed == 11);
   CHECK(replay_threads(counter, {}, log).error().code == util::Errc::conflict);
   CHECK(replay_threads(counter, {{"schedule_failing", "{]"}}, log).error().code == util::Errc::conflict);
+}
+
+TEST_CASE("the agent's step limit and the classes it rewrites go to every schedule, the replay and the verdict's details",
+          "[threads][technique]") {
+  ScriptedLog log;
+  log.script[counter] = {"counter-pass.results", "counter-fail.results"};
+  log.replays[counter] = "counter-replay-fail.results";
+  auto in = input_for({counter});
+  in.threads.max_steps = 2000000;
+  in.threads.include = {"org.apache.derby.", "com.acme.Cache"};
+  auto v = only(detect_concurrency(in, log));
+  REQUIRE(log.specs.size() == 3);
+  for (const auto& spec : log.specs) {
+    CHECK(spec.schedule->max_steps == 2000000);
+    CHECK(spec.schedule->include == in.threads.include);
+  }
+  CHECK(v.evidence.details.at("max_steps") == "2000000");
+  CHECK(v.evidence.details.at("include") == "org.apache.derby.,com.acme.Cache");
+  auto run = replay_threads(counter, v.evidence.details, log);
+  REQUIRE(run);
+  CHECK(run->spec.schedule->max_steps == 2000000);
+  CHECK(run->spec.schedule->include == in.threads.include);
+  // Defaults are not written into the details.
+  ScriptedLog plain;
+  plain.script[counter] = log.script[counter];
+  plain.replays[counter] = log.replays[counter];
+  auto d = only(detect_concurrency(input_for({counter}), plain)).evidence.details;
+  CHECK_FALSE(d.contains("max_steps"));
+  CHECK_FALSE(d.contains("include"));
 }
 
 TEST_CASE("schedule seeds follow from the scan's seed", "[threads][technique]") {

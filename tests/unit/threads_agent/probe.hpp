@@ -24,6 +24,7 @@ struct ProbeRun {
   long seed = 0;
   bool failed = false;
   std::string error;
+  std::string at;  // the error's first frame in the probe's scenarios
   json record;
 };
 
@@ -45,7 +46,7 @@ inline std::vector<ProbeRun> probe(const std::string& scenario, const std::strin
   for (std::string line; std::getline(lines, line);) {
     if (line.empty() || line[0] != '{') continue;
     json j = json::parse(line);
-    runs.push_back({j.at("seed").get<long>(), j.at("outcome") == "fail", j.value("error", ""), j.at("record")});
+    runs.push_back({j.at("seed").get<long>(), j.at("outcome") == "fail", j.value("error", ""), j.value("at", ""), j.at("record")});
   }
   REQUIRE(runs.size() == static_cast<std::size_t>(last - first + 1));
   return runs;

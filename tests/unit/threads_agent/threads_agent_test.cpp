@@ -94,10 +94,25 @@ TEST_CASE("threads agent: the step limit counts only steps taken while another t
   }
 }
 
+TEST_CASE("threads agent: PCT's change points fall among the steps taken together, so a race after a long set-up is found",
+          "[threads_agent]") {
+  // 3000 steps of set-up on the test's thread alone, then a lost update. PCT's k comes from a
+  // first schedule as the daemon takes it: the steps taken while more than one thread lived
+  // (before, the record's whole length, and the change points fell into the set-up).
+  auto first = probe("long_setup_then_race", "pct", 1, 1);
+  const json& r = first[0].record;
+  REQUIRE(r.at("steps_total").get<long>() > 3000);
+  const long k = r.value("steps_together", r.at("steps_total").get<long>());
+  CHECK(k < 50);
+  auto runs = probe("long_setup_then_race", "pct", 1, 20, {"-Dflakescan.threads.steps=" + std::to_string(k)});
+  CHECK(count_failed(runs) > 0);
+  for (const auto& run : runs) CHECK(run.record.at("steps_together").get<long>() < 50);
+}
+
 TEST_CASE("threads agent: a schedule record has the contract's shape", "[threads_agent]") {
   auto runs = probe("lost_update", "random", 1, 1);
   const json& r = runs[0].record;
-  for (const char* key : {"strategy", "seed", "depth", "virtual_time", "exact", "inexact_reasons", "threads", "steps_total",
+  for (const char* key : {"strategy", "seed", "depth", "virtual_time", "exact", "inexact_reasons", "threads", "steps_total", "steps_together",
                           "steps", "decisions", "deadlock", "outlived", "virtual_ms", "replay"})
     CHECK(r.contains(key));
   REQUIRE(r.at("threads").size() == 3);
@@ -156,6 +171,22 @@ TEST_CASE("threads agent: two locks taken in opposite orders end in a DeadlockEr
     }
     CHECK(deadlocks > 0);
     CHECK(deadlocks < runs.size());
+  }
+}
+
+TEST_CASE("threads agent: a DeadlockError is thrown from where its thread waits, whichever thread saw the deadlock",
+          "[threads_agent]") {
+  // Thread 0 waits in a.join() and gets the error, but the deadlock is declared by the thread
+  // that blocked last: the error's stack (and so the failure's signature) must be thread 0's
+  // at the join in every schedule, not the declaring thread's.
+  for (const auto& [scenario, join] : {std::pair{"lock_order", "threadsprobe.Scenarios.lockOrder(Scenarios.java:"},
+                                       {"lock_order_locks", "threadsprobe.LibraryScenarios.lockOrderLocks(LibraryScenarios.java:"}}) {
+    std::set<std::string> where;
+    for (const auto& r : probe(scenario, "random", 1, 20))
+      if (r.failed) where.insert(r.at);
+    INFO(scenario);
+    REQUIRE(where.size() == 1);
+    CHECK(where.begin()->starts_with(join));
   }
 }
 

@@ -308,6 +308,9 @@ final class Scenarios {
             case "timed_join_deadlock": CollectionScenarios.timedJoinDeadlock(); break;
             case "single_thread_executor": CollectionScenarios.singleThreadExecutor(); break;
             case "await_termination": CollectionScenarios.awaitTermination(); break;
+            case "slow_jdk_work": StallScenarios.slowJdkWork(); break;
+            case "native_wait": StallScenarios.nativeWait(); break;
+            case "excluded_prefix": StallScenarios.excludedPrefix(); break;
             default: throw new IllegalArgumentException("no scenario " + name);
         }
     }

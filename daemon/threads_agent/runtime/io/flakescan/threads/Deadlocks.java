@@ -26,7 +26,7 @@ final class Deadlocks {
         ThreadState victim = blocked.get(0);
         for (ThreadState t : blocked) if (t.index == 0) victim = t;
         for (ThreadState t : blocked) if (t != victim) t.status = ThreadState.Status.ABANDONED;
-        victim.deadlock = new DeadlockError(message.toString());
+        victim.deadlock = message.toString();
         victim.status = ThreadState.Status.RUNNING;
         s.holder = victim;
         s.notifyAll();

@@ -31,6 +31,8 @@ final class Record {
     private final List<Step> first = new ArrayList<>();
     private final ArrayDeque<Step> last = new ArrayDeque<>();
     private long total;
+    /** Steps chosen while more than one controlled thread lived. */
+    private long together;
     /** Run-length pairs {thread, count}. */
     private final List<long[]> decisions = new ArrayList<>();
     final Set<String> inexact = new LinkedHashSet<>();
@@ -39,8 +41,14 @@ final class Record {
         return total;
     }
 
-    void add(Step step) {
+    long together() {
+        return together;
+    }
+
+    /** `together`: the step was chosen while more than one controlled thread lived. */
+    void add(Step step, boolean together) {
         total++;
+        if (together) this.together++;
         if (first.size() < LIMIT) first.add(step);
         else {
             last.addLast(step);
@@ -60,10 +68,11 @@ final class Record {
         inexact.add(reason);
     }
 
-    /** "steps_total", "steps" (the first LIMIT then the last LIMIT, one array), "steps_omitted"
-     *  (how many fell between them; only when some did) and "decisions". */
+    /** "steps_total", "steps_together", "steps" (the first LIMIT then the last LIMIT, one
+     *  array), "steps_omitted" (how many fell between them; only when some did) and "decisions". */
     void writeSteps(Json j) {
         j.key("steps_total").number(total);
+        j.key("steps_together").number(together);
         j.key("steps").beginArray();
         for (Step s : first) writeStep(j, s);
         for (Step s : last) writeStep(j, s);

@@ -129,10 +129,10 @@ final class Session {
     private boolean awaitTurn(ThreadState me) {
         while (true) {
             if (me.status == ThreadState.Status.RUNNING && holder == me) {
-                DeadlockError e = me.deadlock;
-                if (e != null) {
+                String deadlock = me.deadlock;
+                if (deadlock != null) {
                     me.deadlock = null;
-                    throw e;
+                    throw new DeadlockError(deadlock);
                 }
                 return true;
             }
@@ -217,12 +217,21 @@ final class Session {
             }
         }
         if (!recording) return candidates.contains(lastRunner) ? lastRunner : candidates.get(0);
-        return strategy.choose(candidates, record.total() + 1);
+        together = living() > 1;
+        return strategy.choose(candidates, record.total() + 1, together ? record.together() + 1 : 0);
     }
 
     private ThreadState lastRunner;
-    /** Steps recorded while another controlled thread lived; what the step limit counts. */
-    private long contendedSteps;
+    /** The step being chosen is taken while more than one controlled thread lives. */
+    private boolean together;
+
+    /** Controlled threads that have not ended (nor been abandoned in a deadlock). */
+    private int living() {
+        int n = 0;
+        for (ThreadState t : threads)
+            if (t.status != ThreadState.Status.ENDED && t.status != ThreadState.Status.ABANDONED) n++;
+        return n;
+    }
 
     private void run(ThreadState chosen, List<ThreadState> waiting) {
         Op op = chosen.pending;
@@ -259,29 +268,21 @@ final class Session {
         t.lastTarget = op.target;
         t.lastName = op.name;
         t.lastSite = op.site;
-        addStep(new Record.Step(t.index, op.kind.json, model.target(op), op.site), alone(t));
-    }
-
-    /** No other controlled thread is alive: the step has no alternative, whatever the strategy. */
-    private boolean alone(ThreadState t) {
-        for (ThreadState other : threads)
-            if (other != t && other.status != ThreadState.Status.ENDED && other.status != ThreadState.Status.ABANDONED) return false;
-        return true;
+        addStep(new Record.Step(t.index, op.kind.json, model.target(op), op.site), together);
     }
 
     /**
-     * Records a step. The step limit counts only steps taken while another controlled thread
-     * lives: a test that sets up a database on its own thread for a million points still has
-     * its whole limit for the part where its threads race.
+     * Records a step. The step limit counts only steps chosen while more than one controlled
+     * thread lives (as PCT's change points do): a test that sets up a database on its own thread
+     * for a million points still has its whole limit for the part where its threads race.
      */
-    private void addStep(Record.Step s, boolean alone) {
+    private void addStep(Record.Step s, boolean together) {
         if (!recording) {
             record.countUnrecorded();
             return;
         }
-        record.add(s);
-        if (!alone) contendedSteps++;
-        if (contendedSteps >= settings.maxSteps) {
+        record.add(s, together);
+        if (record.together() >= settings.maxSteps) {
             recording = false;
             record.inexact("the step limit (" + settings.maxSteps + ") was reached: the rest ran without recorded decisions");
         }
@@ -344,7 +345,7 @@ final class Session {
         model.lockEpoch++;
         if (!outside) {
             String site = t.lastSite != null ? t.lastSite : t.startedAt != null ? t.startedAt : t.adoptedAt;
-            addStep(new Record.Step(t.index, Op.Kind.THREAD_END.json, t.ref(), site), alone(t));
+            addStep(new Record.Step(t.index, Op.Kind.THREAD_END.json, t.ref(), site), false);  // nobody chose it
             strategy.unchosen(t.index, record.total());
         }
         decide();

@@ -21,8 +21,12 @@ abstract class Strategy {
         random = new SplittableRandom(seed);
     }
 
-    /** Chooses among `candidates` (non-empty, sorted by index) for step number `step` (1-based). */
-    abstract ThreadState choose(List<ThreadState> candidates, long step);
+    /**
+     * Chooses among `candidates` (non-empty, sorted by index) for step number `step` (1-based).
+     * `together` is the step's number among the steps taken while more than one controlled
+     * thread lives (1-based), or 0 when the step is taken by a thread alone.
+     */
+    abstract ThreadState choose(List<ThreadState> candidates, long step, long together);
 
     /** Told after `chosen` passed `op`; `waiting` are the other threads at a point. */
     void passed(ThreadState chosen, Op op, List<ThreadState> waiting) {}
@@ -75,7 +79,7 @@ abstract class Strategy {
         }
 
         @Override
-        ThreadState choose(List<ThreadState> candidates, long step) {
+        ThreadState choose(List<ThreadState> candidates, long step, long together) {
             return candidates.size() == 1 ? candidates.get(0) : candidates.get(random.nextInt(candidates.size()));
         }
     }
@@ -83,7 +87,9 @@ abstract class Strategy {
     /**
      * PCT (Burckhardt et al., ASPLOS 2010): distinct random initial priorities >= d, d-1 change
      * points drawn from 1..k; the highest-priority enabled thread runs, and the thread that is
-     * about to run at the i-th change point drops to priority i, below every initial one.
+     * about to run at the i-th change point drops to priority i, below every initial one. The
+     * change points count only steps taken while more than one controlled thread lives: a
+     * change point in a set-up the test's thread runs alone would change nothing.
      */
     static final class Pct extends Strategy {
         private final int depth;
@@ -99,7 +105,7 @@ abstract class Strategy {
         }
 
         @Override
-        ThreadState choose(List<ThreadState> candidates, long step) {
+        ThreadState choose(List<ThreadState> candidates, long step, long together) {
             for (ThreadState t : candidates) {
                 if (t.pctPriority != Integer.MIN_VALUE) continue;
                 int p;
@@ -107,8 +113,8 @@ abstract class Strategy {
                 t.pctPriority = p;
             }
             ThreadState best = highest(candidates);
-            for (int i = 0; i < changePoints.length; i++) {
-                if (changePoints[i] == step) {
+            for (int i = 0; i < changePoints.length && together > 0; i++) {
+                if (changePoints[i] == together) {
                     best.pctPriority = i + 1;
                     best = highest(candidates);
                 }
@@ -139,7 +145,7 @@ abstract class Strategy {
         }
 
         @Override
-        ThreadState choose(List<ThreadState> candidates, long step) {
+        ThreadState choose(List<ThreadState> candidates, long step, long together) {
             ThreadState best = null;
             for (ThreadState t : candidates) {
                 if (Double.isNaN(t.pending.posPriority)) t.pending.posPriority = random.nextDouble();
@@ -173,7 +179,7 @@ abstract class Strategy {
         }
 
         @Override
-        ThreadState choose(List<ThreadState> candidates, long step) {
+        ThreadState choose(List<ThreadState> candidates, long step, long together) {
             if (divergedAt < 0) {
                 int want = step - 1 < recorded.size() ? recorded.get((int) (step - 1)) : -1;
                 for (ThreadState t : candidates) {

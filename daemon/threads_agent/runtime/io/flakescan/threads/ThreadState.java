@@ -66,10 +66,18 @@ final class ThreadState {
     boolean handedOff;
     /** An interrupt that arrived while waiting in the scheduler, to hand back afterwards. */
     boolean interruptPending;
-    DeadlockError deadlock;
+    /** The message of the DeadlockError this thread was picked for; it makes and throws the error
+     *  itself, so the error's stack is always the victim's (whoever declared the deadlock). */
+    String deadlock;
     /** Watchdog bookkeeping (System.nanoTime): since when it runs or is seen blocked. */
     long since;
     long blockedSince;
+    /** Busy bookkeeping: the run it measures (its `from`), its CPU time then, and when the
+     *  CPU time last moved (nanoseconds). */
+    long busyFrom = -1;
+    long cpuAtFrom;
+    long cpuSeen;
+    long cpuSeenAt;
     /** Set while the thread is inside the scheduler (its own lock waits are not stalls). */
     volatile boolean inScheduler;
     /** PCT's priority; Integer.MIN_VALUE until assigned. */

@@ -9,7 +9,8 @@ import java.util.concurrent.locks.LockSupport;
  * (1) records the end of controlled threads that terminated (every millisecond while a thread
  * runs, so an end is seen at once), (2) takes control away from a thread the scheduler waits for that is
  * blocked in code we do not rewrite (50 ms for the running thread, 200 ms for one not yet at
- * its first point) or has not reached a scheduling point for 1 s, and (3) when nothing has
+ * its first point) or has not reached a scheduling point within 1 s of its own CPU time (Busy),
+ * and (3) when nothing has
  * been enabled for 1 s while threads outside control were all blocked, or while threads not
  * (yet) under control ran, resolves the stuck state (timeouts, then a deadlock). These are fallbacks for liveness, never timing assertions; each
  * makes the record inexact except (1).
@@ -41,6 +42,7 @@ final class Watchdog extends Thread {
 
     @Override
     public void run() {
+        Busy.ready();  // its CPU clock is set up here, not first under a session's lock
         while (true) {
             try {
                 Session s = Session.active;
@@ -116,8 +118,8 @@ final class Watchdog extends Thread {
                 s.leave(t, "thread " + t.index + " (" + t.name + ") blocked in code that is not rewritten" + at(t.thread));
         } else {
             t.blockedSince = 0;
-            if (now - Math.max(t.since, t == s.holder ? s.contendedSince : 0) >= 1000 * MS)
-                s.leave(t, "thread " + t.index + " (" + t.name + ") did not reach a scheduling point within 1 s" + at(t.thread));
+            String why = Busy.tooLong(t, Math.max(t.since, t == s.holder ? s.contendedSince : 0), now);
+            if (why != null) s.leave(t, "thread " + t.index + " (" + t.name + ") " + why + at(t.thread));
         }
     }
 

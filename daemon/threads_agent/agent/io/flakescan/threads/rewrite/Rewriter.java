@@ -17,10 +17,10 @@ import org.objectweb.asm.tree.MethodNode;
  * The agent's ClassFileTransformer: rewrites the project's classes as they are loaded (any
  * loader but the bootstrap and platform loaders and the rewriter's own), never the JDK, the
  * test frameworks, flakescan or the libraries that generate code. With
- * flakescan.threads.include only classes under those prefixes. Class files older than Java 6
- * are rewritten too, their subroutines (JSR/RET) inlined and their version raised to 50. A
- * class that cannot be rewritten (too large a method) is loaded as it is, with one line on
- * stderr.
+ * flakescan.threads.include only classes under those prefixes, and still none of those. Class
+ * files older than Java 6 are rewritten too, their subroutines (JSR/RET) inlined and their
+ * version raised to 50. A class that cannot be rewritten (too large a method) is loaded as it
+ * is, with one line on stderr.
  */
 public final class Rewriter implements ClassFileTransformer {
     private static final String[] EXCLUDED = {"java/", "javax/", "jdk/", "sun/", "com/sun/", "org/junit/", "junit/",
@@ -43,11 +43,10 @@ public final class Rewriter implements ClassFileTransformer {
 
     private boolean wanted(String name) {
         if (name.contains("$$Lambda") || name.contains("$$EnhancerBy") || name.contains("$MockitoMock$")) return false;
-        if (!include.isEmpty()) {
-            for (String prefix : include) if (name.startsWith(prefix)) return true;
-            return false;
-        }
-        return !excludedInternal(name);
+        if (excludedInternal(name)) return false;  // also when an include prefix names it: ours, JUnit's, the JDK's
+        if (include.isEmpty()) return true;
+        for (String prefix : include) if (name.startsWith(prefix)) return true;
+        return false;
     }
 
     @Override
