@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace flakescan::core {
@@ -80,8 +81,19 @@ struct ThreadSchedule {
   bool operator==(const ThreadSchedule&) const = default;
 
   bool deadlocked() const { return !deadlock.empty(); }
-  // One controlled thread and fully under control: there is nothing to schedule.
-  bool single_threaded() const { return threads.size() <= 1 && exact && record_error.empty(); }
+  // One controlled thread: there is nothing to schedule. It may have left control at a call
+  // that may block (it then runs on outside control, and there is still no choice to make);
+  // any other reason for an inexact record (a pool task that never arrived, a record that could
+  // not be read) may hide a thread another schedule would see.
+  bool single_threaded() const {
+    if (threads.size() > 1 || !record_error.empty()) return false;
+    for (const auto& reason : inexact_reasons)
+      if (!reason.starts_with(left_at_blocking_call)) return false;
+    return exact || !inexact_reasons.empty();
+  }
+  // How the agent begins the reason when a thread left control at a call that may block
+  // (threads_agent's Sched).
+  static constexpr std::string_view left_at_blocking_call = "a call that may block ran uncontrolled";
 };
 
 }  // namespace flakescan::core

@@ -23,7 +23,7 @@ struct Subject {
   // scheduler picks an interleaving that passes where every controlled one failed (a sleep
   // used as a wait that the JVM's clock happens to cover), and it is the passing run.
   const core::RecordedRun* uncontrolled = nullptr;
-  bool single_thread = false;   // the first schedule ran one controlled thread, exactly
+  bool single_thread = false;   // the first schedule ran one controlled thread (core::ThreadSchedule::single_threaded)
   int steps_estimate = 0;       // PCT's k for the later schedules: the first schedule's steps_together
   int unobserved_in_a_row = 0;  // schedules in a row that ended with no pass or failure (infra, skipped)
   bool budget_ended = false;    // the scan's budget stopped it before `schedules` were made

@@ -201,7 +201,8 @@ void unexplored_verdict(const Subject& s, const core::TechniqueInput& input, cor
   const auto* first = record_of(s.runs.front());
   if (s.single_thread) {
     v.evidence.reason = v.verdict == core::VerdictKind::not_flaky
-                            ? "one thread: nothing to schedule (" + run_name(s.runs.front()) + " ran it under control with one thread)"
+                            ? "one thread: nothing to schedule (" + run_name(s.runs.front()) + " ran it under control with one thread" +
+                                  (first && !first->inexact_reasons.empty() ? "; " + first->inexact_reasons.front() : std::string()) + ")"
                             : "failed its controlled run (" + run_name(s.runs.front()) + "), which had one thread: nothing to schedule";
     return;
   }

@@ -162,3 +162,23 @@ TEST_CASE("decisions, schedule specs and a verdict's schedule details round-trip
   CHECK(step_text(record.steps[3]) ==
         R"j({"op":"field_read","site":"example.threads.Counter.increment(Counter.java:20)","target":"example.threads.Counter.count@o1","thread":2})j");
 }
+
+TEST_CASE("one controlled thread is single-threaded when exact or when it only left control at blocking calls",
+          "[threads][record]") {
+  core::ThreadSchedule r;
+  r.threads = {{0, "main", ""}};
+  CHECK(r.single_threaded());
+  r.exact = false;
+  r.inexact_reasons = {"a call that may block ran uncontrolled: java.lang.Object.wait at a.B.c(B.java:1)"};
+  CHECK(r.single_threaded());
+  r.inexact_reasons.push_back("a task handed to a pool did not begin within 1 s");
+  CHECK_FALSE(r.single_threaded());
+  r.inexact_reasons = {};  // inexact without a reason: nothing says what was lost
+  CHECK_FALSE(r.single_threaded());
+  r.inexact_reasons = {"a call that may block ran uncontrolled: java.lang.Object.wait at a.B.c(B.java:1)"};
+  r.threads.push_back({1, "Thread-1", "a.B.c(B.java:2)"});
+  CHECK_FALSE(r.single_threaded());
+  r.threads.pop_back();
+  r.record_error = "threads record: broken";
+  CHECK_FALSE(r.single_threaded());
+}

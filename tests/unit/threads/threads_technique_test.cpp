@@ -366,6 +366,27 @@ TEST_CASE("one controlled thread, exactly: nothing to schedule after the first r
   CHECK(v.evidence.reason == "one thread: nothing to schedule (run 1 ran it under control with one thread)");
 }
 
+TEST_CASE("one controlled thread that left control at a blocking call: still nothing to schedule after the first run",
+          "[threads][technique]") {
+  ScriptedLog log;
+  log.script[threads_test::plain] = {"single-thread-blocking-pass.results"};
+  auto v = only(detect_concurrency(input_for({threads_test::plain}), log));
+  CHECK(log.specs.size() == 1);
+  CHECK(v.verdict == core::VerdictKind::not_flaky);
+  CHECK(v.evidence.reason ==
+        "one thread: nothing to schedule (run 1 ran it under control with one thread; a call that may block ran uncontrolled: "
+        "java.util.concurrent.locks.Condition.awaitNanos at example.threads.Sum.offer(Sum.java:9))");
+}
+
+TEST_CASE("one controlled thread whose pool task never arrived is explored: another schedule may see that thread",
+          "[threads][technique]") {
+  ScriptedLog log;
+  log.script[threads_test::plain] = {"single-thread-pool-pass.results"};
+  auto v = only(detect_concurrency(input_for({threads_test::plain}, 5), log));
+  CHECK(log.specs.size() == 5);
+  CHECK(v.verdict == core::VerdictKind::not_flaky);
+}
+
 TEST_CASE("the scan's run budget stops the search, and the reason says so", "[threads][technique]") {
   ScriptedLog log;
   log.script[counter] = {"counter-pass.results"};
