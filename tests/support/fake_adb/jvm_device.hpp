@@ -90,6 +90,11 @@ class JvmBackedDevices {
     }
     auto config = base_;
     config.work_dir = base_.work_dir / (serial + "-" + std::to_string(pid));
+    // One `am instrument` is one process on a device: no runner JVMs started ahead. With them,
+    // a spare (started with the same -agentlib:jdwp, suspended) could take run-0's files before
+    // the run did, and the debugger below attached to it; the run then waited for a debugger
+    // and the explore test timed out about once in three.
+    config.prestart = false;
     if (debug) config.jvm_args.push_back("-agentlib:jdwp=transport=dt_socket,server=y,suspend=y,address=127.0.0.1:0");
     backend::LocalJvmExecutor jvm(config);
     core::RunSpec spec;
