@@ -115,24 +115,35 @@ TEST_CASE("scan --help lists every technique the daemon runs and the default bud
   CHECK_THAT(p.out, Catch::Contains("budget: wall time in seconds (default 1800)"));
 }
 
+namespace {
+
+// `flakescan scan` with valid arguments and `options` after them.
+Args scan_with(Args options) {
+  Args a = with("scan", valid_arguments().at("scan"));
+  a.insert(a.end(), options.begin(), options.end());
+  return a;
+}
+
+// A usage error (exit 2) that names the option given last but one (the bad value's option).
+void check_refused_naming_option(const Args& bad) {
+  INFO(bad.back());
+  auto refused = parse(bad);
+  CHECK(refused.code == 2);
+  CHECK_THAT(refused.err, Catch::Contains(bad[bad.size() - 2]));
+}
+
+}  // namespace
+
 TEST_CASE("scan takes technique threads' four options, with their defaults in --help and bad values refused", "[app][cli][threads]") {
   auto p = parse({"scan", "--help"});
   REQUIRE(p.code == 0);
   for (const char* said : {"--thread-strategy", "pct (default", "--thread-schedules", "(default 100)", "--bug-depth", "(default 3)",
                            "--virtual-time", "on (default"})
     CHECK_THAT(p.out, Catch::Contains(said));
-  auto scan_with = [](Args options) {
-    Args a = with("scan", valid_arguments().at("scan"));
-    a.insert(a.end(), options.begin(), options.end());
-    return a;
-  };
   CHECK_FALSE(parse(scan_with({"--thread-strategy", "pos", "--thread-schedules", "40", "--bug-depth", "4", "--virtual-time", "off"})).code);
   for (const Args& bad : {scan_with({"--thread-strategy", "fair"}), scan_with({"--thread-schedules", "0"}),
                           scan_with({"--bug-depth", "21"}), scan_with({"--virtual-time", "yes"})}) {
-    INFO(bad.back());
-    auto refused = parse(bad);
-    CHECK(refused.code == 2);
-    CHECK_THAT(refused.err, Catch::Contains(bad[bad.size() - 2]));
+    check_refused_naming_option(bad);
   }
 }
 
@@ -141,21 +152,13 @@ TEST_CASE("scan takes the threads agent's step limit and the classes it rewrites
   REQUIRE(p.code == 0);
   for (const char* said : {"--thread-max-steps", "(default 100000)", "--thread-include", "default every class of the project"})
     CHECK_THAT(p.out, Catch::Contains(said));
-  auto scan_with = [](Args options) {
-    Args a = with("scan", valid_arguments().at("scan"));
-    a.insert(a.end(), options.begin(), options.end());
-    return a;
-  };
   auto taken = parse(scan_with({"--thread-max-steps", "2000000", "--thread-include", "org.apache.derby.,com.acme.Cache",
                                 "--thread-include", "org.example."}));
   INFO(taken.err);
   CHECK_FALSE(taken.code);  // parsed, nothing to exit with
   for (const Args& bad : {scan_with({"--thread-max-steps", "0"}), scan_with({"--thread-max-steps", "many"}),
                           scan_with({"--thread-include", "org..example"}), scan_with({"--thread-include", "org.example,1x"})}) {
-    INFO(bad.back());
-    auto refused = parse(bad);
-    CHECK(refused.code == 2);
-    CHECK_THAT(refused.err, Catch::Contains(bad[bad.size() - 2]));
+    check_refused_naming_option(bad);
   }
   CHECK_THAT(parse(scan_with({"--thread-include", "org..example"})).err, Catch::Contains("is not a class-name prefix"));
 }
