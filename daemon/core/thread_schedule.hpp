@@ -94,6 +94,17 @@ struct ThreadSchedule {
   // How the agent begins the reason when a thread left control at a call that may block
   // (threads_agent's Sched).
   static constexpr std::string_view left_at_blocking_call = "a call that may block ran uncontrolled";
+  // A thread came under control when real time chose, not the scheduler: started, or woken
+  // from its pool's idle wait, by code that is not rewritten (a JDK timer's or scheduled
+  // executor's thread). Such a thread keeps real time while a virtual clock jumps. The reason
+  // that says so, or nullptr.
+  const std::string* timed_from_outside() const {
+    for (const auto& reason : inexact_reasons)
+      if (reason.find(on_its_own_time) != std::string::npos) return &reason;
+    return nullptr;
+  }
+  // The words of the agent's reason for such a thread (threads_agent's Session.arrived).
+  static constexpr std::string_view on_its_own_time = "on its own time";
 };
 
 }  // namespace flakescan::core

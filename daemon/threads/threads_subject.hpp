@@ -23,6 +23,10 @@ struct Subject {
   // scheduler picks an interleaving that passes where every controlled one failed (a sleep
   // used as a wait that the JVM's clock happens to cover), and it is the passing run.
   const core::RecordedRun* uncontrolled = nullptr;
+  // The failing decisions replayed on real time, when the failing schedule's clock was virtual
+  // and a thread kept real time beside it (clocks_disagreed); why not, when it was not made.
+  const core::RecordedRun* real_time = nullptr;
+  std::string no_real_time;
   bool single_thread = false;   // the first schedule ran one controlled thread (core::ThreadSchedule::single_threaded)
   int steps_estimate = 0;       // PCT's k for the later schedules: the first schedule's steps_together
   int unobserved_in_a_row = 0;  // schedules in a row that ended with no pass or failure (infra, skipped)
@@ -44,6 +48,11 @@ inline const core::ThreadSchedule* record_of(const core::RecordedRun& run) {
   const auto* r = result_of(run);
   return r && r->threads && r->threads->record_error.empty() ? &*r->threads : nullptr;
 }
+
+// The failing schedule ran on virtual time, its clock moved, and a thread came under control
+// when real time chose (core::ThreadSchedule::timed_from_outside), not in a deadlock: the
+// failure may come from the two clocks, so the same decisions are tried on real time once.
+bool clocks_disagreed(const Subject& s);
 
 // The replay brought the failure back: the same failure signature.
 bool replay_confirms(const Subject& s);

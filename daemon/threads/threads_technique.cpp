@@ -96,7 +96,9 @@ class Explorer {
       return;
     }
     if (replay) {
-      s.replay = &r;
+      // The failing decisions on real time (confirm) beside the replay as it was recorded.
+      const bool real_time = !run_virtual(r) && s.failing && run_virtual(*s.failing);
+      (real_time ? s.real_time : s.replay) = &r;
       return;
     }
     s.unobserved_in_a_row = core::is_observation(r.report.outcome_at(0)) ? 0 : s.unobserved_in_a_row + 1;
@@ -109,6 +111,8 @@ class Explorer {
     // A failing schedule whose record can be replayed beats one whose record was lost.
     if (failed(r) && (!s.failing || (!record_of(*s.failing) && record_of(r)))) s.failing = &r;
   }
+
+  static bool run_virtual(const core::RecordedRun& r) { return r.spec.schedule && r.spec.schedule->virtual_time; }
 
   // Three schedules in a row without an outcome (the JVM died, the test was skipped) end the
   // search: more of them would say nothing new.
@@ -179,7 +183,9 @@ class Explorer {
     return run_for(who, specs);
   }
 
-  // Replays each test's failing schedule once it also passed under another.
+  // Replays each test's failing schedule once it also passed under another; when the failure
+  // may come from a virtual clock beside a thread on real time (clocks_disagreed), the same
+  // decisions on real time too, in the same round.
   util::Result<void> confirm() {
     std::vector<Subject*> who;
     std::vector<core::RunSpec> specs;
@@ -199,6 +205,14 @@ class Explorer {
       }
       who.push_back(&s);
       specs.push_back(replay_spec(s.test, *s.failing->spec.schedule, record->decisions, "confirm the failing schedule"));
+      if (!clocks_disagreed(s)) continue;
+      if (!budget_left() || made_ + int(specs.size()) >= input_.budget.max_runs) {
+        s.no_real_time = "the scan's budget left no run for it";
+        continue;
+      }
+      who.push_back(&s);
+      specs.push_back(replay_spec(s.test, *s.failing->spec.schedule, record->decisions, "the failing decisions on real time"));
+      specs.back().schedule->virtual_time = false;
     }
     return run_for(who, specs);
   }

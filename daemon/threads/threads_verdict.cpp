@@ -100,6 +100,38 @@ std::string replay_phrase(const Subject& s) {
   return out;
 }
 
+// What the failing decisions did on real time, after the rest of a reason; empty when they were
+// not to be tried (clocks_disagreed false).
+std::string real_time_phrase(const Subject& s) {
+  if (!clocks_disagreed(s)) return "";
+  if (!s.real_time) return "; the failing decisions were not tried on real time: " + s.no_real_time;
+  const auto* r = result_of(*s.real_time);
+  const std::string on = "; on real time the same decisions (" + run_name(*s.real_time) + ") ";
+  if (!r || !core::is_observation(r->outcome)) return on + "gave no outcome" + (r && !r->message.empty() ? " (" + r->message + ")" : "");
+  if (passed(*s.real_time)) return on + "passed";
+  if (r->signature == result_of(*s.failing)->signature) return on + "failed the same way, so the virtual clock is not what fails it";
+  return on + "failed otherwise (" + r->exception_type + ")";
+}
+
+// The failure came with the virtual clock and went on real time, while a thread outside
+// control kept real time: the clocks, not an interleaving of controlled threads, decide it.
+bool virtual_clock_decides(const Subject& s) { return s.real_time && passed(*s.real_time); }
+
+std::string virtual_clock_reason(const Subject& s, const core::ThreadSchedule& failing) {
+  const auto& spec = *s.failing->spec.schedule;
+  const std::string passed_too = s.passed_uncontrolled_only()
+                                     ? "the run without control passed too (" + run_name(*s.passing) + ", after all " +
+                                           std::to_string(s.schedules) + " controlled schedules failed)"
+                                     : "another schedule passed too (" + run_name(*s.passing) + ")";
+  return "fails only when its clock is virtual: under seed " + std::to_string(spec.seed) + " (" + run_name(*s.failing) +
+         "; the replay, " + run_name(*s.replay) + ", failed the same way) the test's clock jumped " +
+         std::to_string(failing.virtual_ms) + " ms through sleeps and timeouts, while a thread outside the scheduler's control kept real time (" +
+         *failing.timed_from_outside() + "); the same decisions on real time passed (" + run_name(*s.real_time) + "), and " +
+         passed_too + ". The test waits with a sleep or a timeout for the work of a thread that keeps real time (typically a JDK timer "
+         "or scheduled executor): on a real machine only that thread held up for as long as the wait fails it, and no interleaving "
+         "of the controlled threads is shown to decide the outcome, so it is not called a concurrency bug";
+}
+
 void schedule_details(const Subject& s, core::Evidence& e, const std::optional<Conflict>& conflict) {
   auto& d = e.details;
   const auto& spec = *s.failing->spec.schedule;
@@ -117,6 +149,10 @@ void schedule_details(const Subject& s, core::Evidence& e, const std::optional<C
   if (failing && failing->deadlocked()) d["deadlock"] = failing->deadlock;
   if (s.passed_uncontrolled_only()) d["passed_uncontrolled"] = "true";
   d["replayed"] = replay_confirms(s) ? "true" : "false";
+  if (s.real_time) {
+    d["real_time_run"] = std::to_string(s.real_time->id);
+    d["real_time_outcome"] = std::string(core::outcome_name(s.real_time->report.outcome_at(0)));
+  }
 }
 
 // Where the pass came from: another schedule, or the run without control.
@@ -167,7 +203,12 @@ void flaky_verdict(const Subject& s, core::Verdict& v) {
                                          : "passed under seed " + std::to_string(s.passing->spec.schedule->seed) + " (" +
                                                run_name(*s.passing) + ")";
     e.reason = "failed under schedule seed " + std::to_string(spec.seed) + " (" + run_name(*s.failing) + ") and " + passed_where + ", but " + replay_phrase(s) +
-               ": the schedule does not explain the failure, so it is not called a concurrency bug" + tail;
+               ": the schedule does not explain the failure, so it is not called a concurrency bug" + real_time_phrase(s) + tail;
+    return;
+  }
+  if (virtual_clock_decides(s)) {
+    v.category = core::Category::unknown;
+    e.reason = virtual_clock_reason(s, *failing) + inexact_phrase(failing);
     return;
   }
   v.category = core::Category::concurrency;
@@ -179,11 +220,12 @@ void flaky_verdict(const Subject& s, core::Verdict& v) {
     e.reason = "fails under every controlled interleaving tried (" + std::to_string(s.schedules) + ", seed " +
                std::to_string(spec.seed) + " in " + run_name(*s.failing) + ") and passed when run without control (" +
                run_name(*s.passing) + "): the JVM's own scheduler and clock happen to pick an order that passes, so the test "
-               "depends on timing; replaying the failing schedule (" + run_name(*s.replay) + ") failed the same way" + tail;
+               "depends on timing; replaying the failing schedule (" + run_name(*s.replay) + ") failed the same way" +
+               real_time_phrase(s) + tail;
     return;
   }
   e.reason = "fails under one interleaving of its threads and passes under another: " + conflict_phrase(s, failing, conflict) +
-             "; replaying the failing schedule (" + run_name(*s.replay) + ") failed the same way" + tail;
+             "; replaying the failing schedule (" + run_name(*s.replay) + ") failed the same way" + real_time_phrase(s) + tail;
 }
 
 // What the run without control did, after every schedule failed and it did not pass.
@@ -236,6 +278,12 @@ bool deadlocked_every_time(const Subject& s) {
     any = true;
   }
   return any;
+}
+
+bool clocks_disagreed(const Subject& s) {
+  if (!s.failing || !s.failing->spec.schedule || !s.failing->spec.schedule->virtual_time) return false;
+  const auto* record = record_of(*s.failing);
+  return record && record->virtual_ms > 0 && !record->deadlocked() && record->timed_from_outside();
 }
 
 bool replay_confirms(const Subject& s) {

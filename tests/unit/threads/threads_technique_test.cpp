@@ -24,6 +24,7 @@ class ScriptedLog final : public core::RunLog {
  public:
   std::map<std::string, std::vector<std::string>> script;
   std::map<std::string, std::string> replays;
+  std::map<std::string, std::string> real_time_replays;  // a replay on real time of decisions recorded on virtual time
   std::map<std::string, std::string> uncontrolled;  // a run without a schedule
   std::optional<util::Error> refuse;  // every run is refused with it
   std::vector<core::RunSpec> specs;
@@ -37,7 +38,7 @@ class ScriptedLog final : public core::RunLog {
     if (!spec.schedule) {
       name = uncontrolled.at(test);
     } else if (spec.schedule->strategy == "replay") {
-      name = replays.at(test);
+      name = spec.schedule->virtual_time ? replays.at(test) : real_time_replays.at(test);
     } else {
       const auto& list = script.at(test);
       name = list[std::min(made_[test]++, list.size() - 1)];
@@ -354,6 +355,81 @@ TEST_CASE("every schedule fails but a run without control passes: flaky, concurr
   CHECK(has(v.evidence.reason, "fails under every controlled interleaving tried (4, seed "));
   CHECK(has(v.evidence.reason, "passed when run without control (run 5)"));
   CHECK(has(v.evidence.reason, "replaying the failing schedule (run 6) failed the same way"));
+}
+
+TEST_CASE("a failure only on virtual time, beside a thread that kept real time: the same decisions on real time pass, "
+          "flaky/unknown, the clocks named", "[threads][technique]") {
+  const std::string t = "example.threads.WatchdogTest#expires";
+  ScriptedLog log;
+  log.script[t] = {"watchdog-fail.results"};
+  log.uncontrolled[t] = "watchdog-uncontrolled-pass.results";
+  log.replays[t] = "watchdog-replay-fail.results";
+  log.real_time_replays[t] = "watchdog-real-time-pass.results";
+  auto v = only(detect_concurrency(input_for({t}, 4), log));
+  REQUIRE(log.specs.size() == 7);  // 4 schedules, 1 without control, the replay and the same decisions on real time
+  CHECK(log.batches.back() == 2);   // those two in one round
+  for (int i : {5, 6}) {
+    REQUIRE(log.specs[i].schedule);
+    CHECK(log.specs[i].schedule->strategy == "replay");
+    CHECK(log.specs[i].schedule->replay_decisions == log.specs[5].schedule->replay_decisions);
+  }
+  CHECK(log.specs[5].schedule->virtual_time);
+  CHECK_FALSE(log.specs[6].schedule->virtual_time);
+  CHECK(has(log.specs[6].purpose, "the failing decisions on real time"));
+  CHECK(v.verdict == core::VerdictKind::flaky);
+  CHECK(v.category == core::Category::unknown);
+  CHECK(v.evidence.failing_run == 1);
+  CHECK(v.evidence.details.at("real_time_run") == "7");
+  CHECK(v.evidence.details.at("real_time_outcome") == "pass");
+  CHECK(v.evidence.details.at("replayed") == "true");
+  CHECK(has(v.evidence.reason, "fails only when its clock is virtual"));
+  CHECK(has(v.evidence.reason, "the test's clock jumped 400 ms"));
+  CHECK(has(v.evidence.reason, "thread 1 (watchdog-0) came under control at its first point on its own time"));
+  CHECK(has(v.evidence.reason, "the same decisions on real time passed (run 7)"));
+  CHECK(has(v.evidence.reason, "the run without control passed too (run 5"));
+  CHECK(has(v.evidence.reason, "not called a concurrency bug"));
+}
+
+TEST_CASE("a failure on virtual time that the same decisions on real time bring back stays flaky/concurrency, and says so",
+          "[threads][technique]") {
+  const std::string t = "example.threads.WatchdogTest#expires";
+  ScriptedLog log;
+  log.script[t] = {"watchdog-fail.results"};
+  log.uncontrolled[t] = "watchdog-uncontrolled-pass.results";
+  log.replays[t] = "watchdog-replay-fail.results";
+  log.real_time_replays[t] = "watchdog-real-time-fail.results";
+  auto v = only(detect_concurrency(input_for({t}, 4), log));
+  REQUIRE(log.specs.size() == 7);
+  CHECK(v.verdict == core::VerdictKind::flaky);
+  CHECK(v.category == core::Category::concurrency);
+  CHECK(v.evidence.details.at("real_time_outcome") == "fail");
+  CHECK(has(v.evidence.reason, "on real time the same decisions (run 7) failed the same way, so the virtual clock is not what fails it"));
+}
+
+TEST_CASE("no run left for the same decisions on real time: the reason says they were not tried", "[threads][technique]") {
+  const std::string t = "example.threads.WatchdogTest#expires";
+  ScriptedLog log;
+  log.script[t] = {"watchdog-fail.results"};
+  log.uncontrolled[t] = "watchdog-uncontrolled-pass.results";
+  log.replays[t] = "watchdog-replay-fail.results";
+  auto in = input_for({t}, 4);
+  in.budget.max_runs = 6;  // 4 schedules, 1 without control, the replay
+  auto v = only(detect_concurrency(in, log));
+  REQUIRE(log.specs.size() == 6);
+  CHECK(v.category == core::Category::concurrency);
+  CHECK_FALSE(v.evidence.details.contains("real_time_run"));
+  CHECK(has(v.evidence.reason, "the failing decisions were not tried on real time: the scan's budget left no run for it"));
+}
+
+TEST_CASE("a failure with no thread on real time beside the virtual clock is not tried on real time", "[threads][technique]") {
+  ScriptedLog log;
+  log.script[counter] = {"counter-inexact-fail.results", "counter-pass.results"};  // 250 ms virtual, a latch uncontrolled
+  log.replays[counter] = "counter-replay-fail.results";
+  auto v = only(detect_concurrency(input_for({counter}), log));
+  REQUIRE(log.specs.size() == 3);
+  for (const auto& spec : log.specs) CHECK(spec.schedule->virtual_time);
+  CHECK(v.category == core::Category::concurrency);
+  CHECK_FALSE(has(v.evidence.reason, "real time"));
 }
 
 TEST_CASE("one controlled thread, exactly: nothing to schedule after the first run", "[threads][technique]") {
