@@ -32,6 +32,7 @@ struct Subject {
   int unobserved_in_a_row = 0;  // schedules in a row that ended with no pass or failure (infra, skipped)
   bool budget_ended = false;    // the scan's budget stopped it before `schedules` were made
   std::string not_replayed;     // why the failing schedule was not replayed
+  bool confirm_planned = false;  // its confirming runs were asked for (or why not was said)
 
   bool explored() const { return failing && passing; }  // both outcomes seen
   bool passed_uncontrolled_only() const { return passing && passing == uncontrolled; }

@@ -144,10 +144,14 @@ class Explorer {
     return run_for(who, specs);
   }
 
-  // One more schedule of every test still exploring; false when none is (or the budget is spent).
+  // The confirming runs of every test that has just failed and passed, then one more schedule
+  // of every test still exploring; false when there was nothing to run (or the budget is
+  // spent). A finding's confirmation comes before other tests' schedules, so that they cannot
+  // spend the budget it needs (J13).
   util::Result<bool> next_round() {
     std::vector<Subject*> who;
     std::vector<core::RunSpec> specs;
+    confirm_specs(who, specs);
     for (auto& s : subjects_) {
       if (!exploring(s)) continue;
       if (!budget_left() || made_ + int(specs.size()) >= input_.budget.max_runs) {
@@ -183,14 +187,22 @@ class Explorer {
     return run_for(who, specs);
   }
 
-  // Replays each test's failing schedule once it also passed under another; when the failure
-  // may come from a virtual clock beside a thread on real time (clocks_disagreed), the same
-  // decisions on real time too, in the same round.
+  // The confirming runs of the tests explored by the run without control.
   util::Result<void> confirm() {
     std::vector<Subject*> who;
     std::vector<core::RunSpec> specs;
+    confirm_specs(who, specs);
+    return run_for(who, specs);
+  }
+
+  // Adds the confirming runs of each test that failed under one schedule and passed under
+  // another (or without control) and was not confirmed yet: its failing schedule replayed and,
+  // when the failure may come from a virtual clock beside a thread on real time
+  // (clocks_disagreed), the same decisions on real time.
+  void confirm_specs(std::vector<Subject*>& who, std::vector<core::RunSpec>& specs) {
     for (auto& s : subjects_) {
-      if (!s.explored()) continue;
+      if (!s.explored() || s.confirm_planned) continue;
+      s.confirm_planned = true;
       const auto* record = record_of(*s.failing);
       if (!record || record->decisions.empty()) {
         const auto* r = result_of(*s.failing);
@@ -214,7 +226,6 @@ class Explorer {
       specs.push_back(replay_spec(s.test, *s.failing->spec.schedule, record->decisions, "the failing decisions on real time"));
       specs.back().schedule->virtual_time = false;
     }
-    return run_for(who, specs);
   }
 
   const core::TechniqueInput& input_;

@@ -490,6 +490,29 @@ TEST_CASE("several tests' schedules run together, one per test a round", "[threa
   CHECK(log.specs.size() == 4);
 }
 
+TEST_CASE("a failure found early is replayed in the next round, before other tests' schedules spend the budget",
+          "[threads][technique]") {
+  ScriptedLog log;
+  log.script[counter] = {"counter-fail.results", "counter-pass.results"};
+  log.replays[counter] = "counter-replay-fail.results";
+  log.script[threads_test::transfer] = {"deadlock-pass.results"};  // two threads, passes every schedule
+  auto in = input_for({counter, threads_test::transfer}, 100);
+  in.budget.max_runs = 6;
+  auto verdicts = detect_concurrency(in, log);
+  REQUIRE(verdicts);
+  REQUIRE(verdicts->size() == 2);
+  // the first schedules (the first alone, the other in a batch), one more of each, then the counter's replay beside
+  // the transfer's third schedule: the budget's last run went to the replay, not a fourth schedule
+  CHECK(log.batches == std::vector<std::size_t>{1, 2, 2});
+  REQUIRE(log.specs.size() == 6);
+  REQUIRE(log.specs[4].schedule);
+  CHECK(log.specs[4].schedule->strategy == "replay");
+  CHECK((*verdicts)[0].category == core::Category::concurrency);
+  CHECK((*verdicts)[0].evidence.details.at("replayed") == "true");
+  CHECK((*verdicts)[1].verdict == core::VerdictKind::not_flaky);
+  CHECK(has((*verdicts)[1].evidence.reason, "the scan's budget stopped the search after 3 of 100 schedules"));
+}
+
 TEST_CASE("no controlled run can be made: could_not_run, with the backend's reason", "[threads][technique]") {
   ScriptedLog log;
   log.refuse = util::Error{util::Errc::unsupported, "the threads agent (flakescan-threads-agent.jar) was not found"};
