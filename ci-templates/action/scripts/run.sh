@@ -21,6 +21,8 @@ args=(--continue "-Pflakescan.githubAnnotations=false" "-Pflakescan.failOn=never
 [ -n "${INPUT_THREAD_SCHEDULES:-}" ] && args+=("-Pflakescan.threadSchedules=$INPUT_THREAD_SCHEDULES")
 [ -n "${INPUT_BUG_DEPTH:-}" ] && args+=("-Pflakescan.bugDepth=$INPUT_BUG_DEPTH")
 [ -n "${INPUT_VIRTUAL_TIME:-}" ] && args+=("-Pflakescan.virtualTime=$INPUT_VIRTUAL_TIME")
+[ -n "${INPUT_THREAD_MAX_STEPS:-}" ] && args+=("-Pflakescan.threadMaxSteps=$INPUT_THREAD_MAX_STEPS")
+[ -n "${INPUT_THREAD_INCLUDE:-}" ] && args+=("-Pflakescan.threadInclude=$INPUT_THREAD_INCLUDE")
 [ -n "${INPUT_MAX_SECONDS:-}" ] && args+=("-Pflakescan.maxSeconds=$INPUT_MAX_SECONDS")
 [ -n "${INPUT_SHARD:-}" ] && args+=("-Pflakescan.shard=$INPUT_SHARD")
 [ -n "${INPUT_GROUP:-}" ] && args+=("-Pflakescan.group=$INPUT_GROUP")

@@ -52,7 +52,8 @@ for var in script_vars:
           "scan step env: %s = ${{ inputs.%s }} (found %r)" % (var, name, env.get(var)))
 for name, prop in (("seed", "seed"), ("shuffle-seeds", "shuffleSeeds"), ("shuffle-mode", "shuffleMode"),
                    ("shuffle-rounds", "shuffleRounds"), ("thread-strategy", "threadStrategy"),
-                   ("thread-schedules", "threadSchedules"), ("bug-depth", "bugDepth"), ("virtual-time", "virtualTime")):
+                   ("thread-schedules", "threadSchedules"), ("bug-depth", "bugDepth"), ("virtual-time", "virtualTime"),
+                   ("thread-max-steps", "threadMaxSteps"), ("thread-include", "threadInclude")):
     check(name in inputs and inputs[name].get("default", "") == "",
           "input %s is declared, empty by default (the plugin's default)" % name)
     var = "INPUT_" + name.upper().replace("-", "_")
@@ -103,11 +104,13 @@ check(args is not None and not any(a.startswith(("-Pflakescan.seed=", "-Pflakesc
                                                   "-Pflakescan.bugDepth", "-Pflakescan.virtualTime")) for a in args),
       "the action's defaults pass no seed, no shuffle and no threads setting (the plugin's defaults apply): %s" % args)
 args = gradle_args({"techniques": "threads", "thread-strategy": "pos", "thread-schedules": "40", "bug-depth": "4",
-                    "virtual-time": "false"})
+                    "virtual-time": "false", "thread-max-steps": "2000000", "thread-include": "org.example.,com.acme.Cache"})
 want = ["-Pflakescan.techniques=threads", "-Pflakescan.threadStrategy=pos", "-Pflakescan.threadSchedules=40",
-        "-Pflakescan.bugDepth=4", "-Pflakescan.virtualTime=false"]
+        "-Pflakescan.bugDepth=4", "-Pflakescan.virtualTime=false", "-Pflakescan.threadMaxSteps=2000000",
+        "-Pflakescan.threadInclude=org.example.,com.acme.Cache"]
 check(args is not None and all(w in args for w in want),
-      "thread-strategy, thread-schedules, bug-depth and virtual-time reach Gradle as %s (got %s)" % (" ".join(want), args))
+      "thread-strategy, thread-schedules, bug-depth, virtual-time, thread-max-steps and thread-include reach Gradle as %s"
+      " (got %s)" % (" ".join(want), args))
 args = gradle_args({"techniques": "suite,shuffle", "seed": "${{ github.run_id }}", "shuffle-seeds": "5", "shuffle-mode": "one"})
 want = ["-Pflakescan.techniques=suite,shuffle", "-Pflakescan.seed=" + RUN_ID, "-Pflakescan.shuffleSeeds=5",
         "-Pflakescan.shuffleMode=one"]

@@ -58,6 +58,17 @@ flakeScan {
 }
 EOF
 
+# threads-project: the JVM project with threads' agent settings in its build script.
+cp -r "$work/jvm-project" "$work/threads-project"
+cat >>"$work/threads-project/build.gradle" <<'EOF'
+
+flakeScan {
+    techniques 'rerun', 'threads'
+    threadMaxSteps = 500000
+    threadInclude 'com.example.', 'org.acme.Cache'
+}
+EOF
+
 # run_gradle NAME PROJECT ARGS...: output in $work/NAME.log, exit status in $status.
 run_gradle() {
   local name=$1 project=$2
@@ -170,18 +181,29 @@ check "-Pflakescan.shuffleMode wins over the build script, and the task runs aga
   bash -c "grep -qE 'flakescan \(dry run\): .* scan .*--shuffle-seeds 7 --shuffle-mode full( |\$)' '$work/dryshuffleover.log' && ! grep -qF 'flakeScanTest UP-TO-DATE' '$work/dryshuffleover.log'"
 
 # 3c''. Technique threads and its settings reach `flakescan scan` (dry run): from the command
-# line, and without them no --thread option is passed (the CLI's defaults apply).
+# line, and without them no --thread option is passed (the CLI's defaults apply); the agent's
+# step limit and class prefixes also from the build script; bad ones fail the build.
 run_gradle drythreads jvm-project flakeScanTest -Pflakescan.dryRun=true -Pflakescan.techniques=rerun,threads \
   -Pflakescan.threadStrategy=pos -Pflakescan.threadSchedules=40 -Pflakescan.bugDepth=4 -Pflakescan.virtualTime=false \
+  -Pflakescan.threadMaxSteps=2000000 -Pflakescan.threadInclude=org.example.,com.acme.Cache \
   -Pflakescan.tests=com.example.StableTest#adds
 check "technique threads is accepted" test "$status" -eq 0
-check "threadStrategy, threadSchedules, bugDepth and virtualTime reach flakescan scan" \
-  grep -qE 'flakescan \(dry run\): .* scan .*--techniques rerun,threads .*--thread-strategy pos --thread-schedules 40 --bug-depth 4 --virtual-time off( |$)' "$work/drythreads.log"
+check "threadStrategy, threadSchedules, bugDepth, virtualTime, threadMaxSteps and threadInclude reach flakescan scan" \
+  grep -qE 'flakescan \(dry run\): .* scan .*--techniques rerun,threads .*--thread-strategy pos --thread-schedules 40 --bug-depth 4 --virtual-time off --thread-max-steps 2000000 --thread-include org\.example\.,com\.acme\.Cache( |$)' "$work/drythreads.log"
 check "without threads settings no --thread, --bug-depth or --virtual-time option is passed" \
   bash -c "grep -qE 'flakescan \(dry run\): .* scan ' '$work/dryannotation.log' && ! grep -qE -- '--thread-|--bug-depth|--virtual-time' '$work/dryannotation.log'"
 run_gradle badthreads jvm-project flakeScanTest -Pflakescan.threadStrategy=fair -Pflakescan.tests=com.example.StableTest#adds
 check "an invalid threadStrategy fails the build, naming it and the strategies" \
   has "$work/badthreads.log" "flakescan: invalid value 'fair' for threadStrategy (from -Pflakescan.threadStrategy): expected one of pct, pos, random"
+run_gradle drythreadsext threads-project flakeScanTest -Pflakescan.dryRun=true -Pflakescan.tests=com.example.StableTest#adds
+check "threadMaxSteps and threadInclude (method form) from the build script reach flakescan scan" \
+  bash -c "test $status -eq 0 && grep -qE 'flakescan \(dry run\): .* scan .*--techniques rerun,threads .*--thread-max-steps 500000 --thread-include com\.example\.,org\.acme\.Cache( |\$)' '$work/drythreadsext.log'"
+run_gradle badmaxsteps threads-project flakeScanTest -Pflakescan.threadMaxSteps=100000001 -Pflakescan.tests=com.example.StableTest#adds
+check "a threadMaxSteps above the CLI's limit fails the build, naming it and its range" \
+  bash -c "test $status -ne 0 && grep -qF \"flakescan: invalid value '100000001' for threadMaxSteps (from -Pflakescan.threadMaxSteps): expected an integer from 1 to 100000000\" '$work/badmaxsteps.log'"
+run_gradle badinclude threads-project flakeScanTest -Pflakescan.threadInclude=org.example.,org..acme -Pflakescan.tests=com.example.StableTest#adds
+check "a threadInclude entry that is not a class-name prefix fails the build, naming it" \
+  bash -c "test $status -ne 0 && grep -qF \"flakescan: invalid value 'org..acme' for threadInclude (from -Pflakescan.threadInclude): expected class-name prefixes such as org.example. or com.acme.Cache\" '$work/badinclude.log'"
 
 # 3c'. A CI matrix job's shard and group reach `flakescan scan`; a shard without a group, or
 # not of the form I/N, fails the build saying so.

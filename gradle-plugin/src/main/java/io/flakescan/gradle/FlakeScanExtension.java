@@ -46,6 +46,8 @@ public class FlakeScanExtension {
     private final Property<Integer> threadSchedules;
     private final Property<Integer> bugDepth;
     private final Property<Boolean> virtualTime;
+    private final Property<Integer> threadMaxSteps;
+    private final Property<String> threadInclude;
     private final Property<String> shard;
     private final Property<String> group;
     private final Property<String> newSince;
@@ -84,6 +86,8 @@ public class FlakeScanExtension {
         threadSchedules = integer(objects, 0);
         bugDepth = integer(objects, 0);
         virtualTime = bool(objects, true);
+        threadMaxSteps = integer(objects, 0);
+        threadInclude = string(objects, "");
         shard = string(objects, "");
         group = string(objects, "");
         newSince = string(objects, "");
@@ -122,6 +126,9 @@ public class FlakeScanExtension {
 
     /** {@code suspectsFrom 'ci-results', 'old/TEST-x.xml'}. */
     public void suspectsFrom(Object... values) { suspectsFrom.set(joinList(java.util.Arrays.asList(values))); }
+
+    /** {@code threadInclude 'org.example.', 'com.acme.Cache'}; {@code threadInclude = 'org.example.,com.acme.Cache'} also works. */
+    public void threadInclude(Object... values) { threadInclude.set(joinList(java.util.Arrays.asList(values))); }
 
     /** {@code jvmArgs '-Duser.timezone=UTC', '-Xmx1g'}; {@code jvmArgs = '-Duser.timezone=UTC -Xmx1g'} also works. */
     public void jvmArgs(Object... values) {
@@ -189,6 +196,12 @@ public class FlakeScanExtension {
 
     /** Technique threads: sleeps and timeouts run on the scheduler's virtual clock (true) or wait on the real one (false). Default true. */
     public Property<Boolean> getVirtualTime() { return virtualTime; }
+
+    /** Technique threads: the agent's step limit, 1 to 100000000: scheduling points chosen while the test's threads run together, after which the test runs on uncontrolled and its schedule is no longer exact. 0: the CLI's default (100000). Default 0. */
+    public Property<Integer> getThreadMaxSteps() { return threadMaxSteps; }
+
+    /** Technique threads: comma-separated class-name prefixes ("org.example.", "com.acme.Cache"), at most 100; only classes under them are rewritten (never the JDK, JUnit or flakescan's own). Empty: every class of the project (the CLI's default). Default empty. */
+    public Property<String> getThreadInclude() { return threadInclude; }
 
     /** This CI matrix job's share of a sharded scan, "I/N" (empty: the whole selection). Needs group. */
     public Property<String> getShard() { return shard; }

@@ -30,6 +30,8 @@ public final class ScanCommand {
         if (s.threadSchedules != null) scan.addAll(Arrays.asList("--thread-schedules", s.threadSchedules.toString()));
         if (s.bugDepth != null) scan.addAll(Arrays.asList("--bug-depth", s.bugDepth.toString()));
         if (!s.virtualTime) scan.addAll(Arrays.asList("--virtual-time", "off"));
+        if (s.threadMaxSteps != null) scan.addAll(Arrays.asList("--thread-max-steps", s.threadMaxSteps.toString()));
+        if (!s.threadInclude.isEmpty()) scan.addAll(Arrays.asList("--thread-include", String.join(",", s.threadInclude)));
         if (!s.shard.isEmpty()) scan.addAll(Arrays.asList("--shard", s.shard));
         if (!s.group.isEmpty()) scan.addAll(Arrays.asList("--group", s.group));
         if (!s.newSince.isEmpty()) scan.addAll(Arrays.asList("--new-since", s.newSince));

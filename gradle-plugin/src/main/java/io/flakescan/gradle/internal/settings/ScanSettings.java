@@ -33,6 +33,8 @@ public final class ScanSettings {
     // Test ids as the daemon accepts them: a Java binary class name, optionally #method
     // (methods may carry a parameter suffix such as name[1]).
     private static final Pattern CLASS_NAME = Pattern.compile("[A-Za-z_$][A-Za-z0-9_$]*(\\.[A-Za-z_$][A-Za-z0-9_$]*)*");
+    // A class-name prefix of technique threads (daemon/core/class_prefix.hpp): a class name, or one with a trailing dot.
+    private static final Pattern CLASS_PREFIX = Pattern.compile("[A-Za-z_$][A-Za-z0-9_$]*(\\.[A-Za-z_$][A-Za-z0-9_$]*)*\\.?");
     private static final Pattern TEST_ID = Pattern.compile("[A-Za-z_$][A-Za-z0-9_$]*(\\.[A-Za-z_$][A-Za-z0-9_$]*)*(#[^,#\\s][^,#]*)?");
 
     public final String daemon;
@@ -52,6 +54,8 @@ public final class ScanSettings {
     public final Integer threadSchedules;
     public final Integer bugDepth;
     public final boolean virtualTime;
+    public final Integer threadMaxSteps;
+    public final List<String> threadInclude;
     public final String shard;
     public final String group;
     public final String newSince;
@@ -93,6 +97,8 @@ public final class ScanSettings {
         threadSchedules = optionalInteger("threadSchedules", ext.getThreadSchedules(), 1, 10000);
         bugDepth = optionalInteger("bugDepth", ext.getBugDepth(), 1, 20);
         virtualTime = bool("virtualTime", ext.getVirtualTime());
+        threadMaxSteps = optionalInteger("threadMaxSteps", ext.getThreadMaxSteps(), 1, 100_000_000);
+        threadInclude = classPrefixes(text("threadInclude", ext.getThreadInclude()));
         shard = shard(text("shard", ext.getShard()));
         group = group(text("group", ext.getGroup()));
         newSince = text("newSince", ext.getNewSince());
@@ -251,6 +257,22 @@ public final class ScanSettings {
         for (String t : out)
             if (!TECHNIQUES.contains(t)) throw invalid("techniques", t, "one of " + String.join(", ", TECHNIQUES));
         return Collections.unmodifiableList(new ArrayList<>(new LinkedHashSet<>(out)));
+    }
+
+    /**
+     * Technique threads' class-name prefixes, as the CLI (--thread-include) and the daemon
+     * (threads.include) take them: dotted Java names, a trailing dot allowed, at most 256
+     * characters each and 100 in all.
+     */
+    private List<String> classPrefixes(String v) {
+        Set<String> out = new LinkedHashSet<>();
+        for (String p : list(v)) {
+            if (p.length() > 256 || !CLASS_PREFIX.matcher(p).matches())
+                throw invalid("threadInclude", p, "class-name prefixes such as org.example. or com.acme.Cache, comma-separated");
+            out.add(p);
+        }
+        if (out.size() > 100) throw invalid("threadInclude", out.size() + " prefixes", "at most 100 class-name prefixes");
+        return Collections.unmodifiableList(new ArrayList<>(out));
     }
 
     private List<String> testIds(String v) {
