@@ -94,6 +94,20 @@ TEST_CASE("threads agent: the step limit counts only steps taken while another t
   }
 }
 
+TEST_CASE("threads agent: control ends after the step limit, where no monitor is held, and the monitors stay exclusive",
+          "[threads_agent]") {
+  // About 60,000 points of two threads racing for one monitor, under a limit of 200 steps.
+  auto runs = probe("long_synchronized_counter", "random", 1, 10, {"-Dflakescan.threads.max_steps=200"});
+  for (const auto& r : runs) {
+    INFO("seed " << r.seed << ": " << r.error << " " << r.record.dump().substr(0, 400));
+    CHECK_FALSE(r.failed);  // 40,000 increments counted: no increment ran outside the monitor
+    CHECK(r.record.at("exact") == false);
+    CHECK(r.record.at("inexact_reasons").dump().find("control ended after the step limit") != std::string::npos);
+    // Every point after the limit passed the scheduler before; now only those before control ended.
+    CHECK(r.record.at("steps_total").get<long>() < 2000);
+  }
+}
+
 TEST_CASE("threads agent: PCT's change points fall among the steps taken together, so a race after a long set-up is found",
           "[threads_agent]") {
   // 3000 steps of set-up on the test's thread alone, then a lost update. PCT's k comes from a

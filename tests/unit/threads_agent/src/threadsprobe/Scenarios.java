@@ -59,6 +59,23 @@ final class Scenarios {
         if (c.count != 4) throw new AssertionError("count " + c.count + ", expected 4");
     }
 
+    /**
+     * Two threads that each pass 20,000 synchronized increments (about 60,000 points in all): far
+     * past a small step limit, after which control ends; the count must still be exact, so the
+     * monitor's exclusion outlives the end of control.
+     */
+    static void longSynchronizedCounter() throws InterruptedException {
+        Counter c = new Counter();
+        Runnable work = () -> { for (int i = 0; i < 20_000; i++) c.incrementSafely(); };
+        Thread a = new Thread(work);
+        Thread b = new Thread(work);
+        a.start();
+        b.start();
+        a.join();
+        b.join();
+        if (c.count != 40_000) throw new AssertionError("count " + c.count + ", expected 40000");
+    }
+
     /** Two locks taken in opposite orders. */
     static void lockOrder() throws InterruptedException {
         Object left = new Object();
@@ -279,6 +296,7 @@ final class Scenarios {
             case "lost_update": lostUpdate(); break;
             case "long_setup_then_race": longSetupThenRace(); break;
             case "synchronized_counter": synchronizedCounter(); break;
+            case "long_synchronized_counter": longSynchronizedCounter(); break;
             case "lock_order": lockOrder(); break;
             case "missed_notify": missedNotify(); break;
             case "sleep_as_wait": sleepAsWait(); break;

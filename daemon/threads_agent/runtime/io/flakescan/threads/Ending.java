@@ -2,6 +2,7 @@ package io.flakescan.threads;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.locks.LockSupport;
 
 /** The end of a session (Control.end): control stops, threads are released or abandoned, the record is written. */
 final class Ending {
@@ -17,7 +18,8 @@ final class Ending {
         List<ThreadState> ending = new ArrayList<>();
         synchronized (s) {
             if (s.recordJson != null) return s.recordJson;
-            if (s.controlling) {
+            if (!s.finished) {
+                s.finished = true;
                 s.controlling = false;
                 if (Session.active == s) Session.active = null;
                 Session.finishedVirtualMs += s.model.virtualMs;
@@ -46,6 +48,30 @@ final class Ending {
             s.recordJson = RecordJson.write(s, outlived);
             return s.recordJson;
         }
+    }
+
+    /**
+     * Past the step limit nothing is chosen by the strategy any more, yet every point would still
+     * pass through the scheduler one thread at a time: a compute-heavy test with a pool could not
+     * finish. So control ends, during the test, at the first decision after the limit where no
+     * thread holds a monitor or lock in the model and none waits on a monitor: from then on
+     * every thread's monitors are real again and nothing the model stood in for is lost. A permit
+     * given in the model is given for real. Returns whether control ended (called from decide,
+     * with the session's lock held). The record is still written by finish.
+     */
+    static boolean atLimit(Session s) {
+        if (s.model.anyWaiters()) return false;
+        for (ThreadState t : s.threads) if (!t.holds.isEmpty()) return false;
+        s.controlling = false;
+        s.record.inexact("control ended after the step limit, at the first point where no thread held a monitor or lock: the rest ran uncontrolled");
+        for (ThreadState t : s.threads) {
+            if (t.status == ThreadState.Status.ENDED || !t.realStarted) continue;
+            if (t.permit) LockSupport.unpark(t.thread);
+            t.status = ThreadState.Status.RELEASED;
+        }
+        s.holder = null;
+        s.notifyAll();
+        return true;
     }
 
     /** Releases every thread but those blocked in the model; `running` gets the released that still run. */

@@ -40,6 +40,12 @@ final class Model {
         return monitors.computeIfAbsent(o, k -> new Monitor());
     }
 
+    /** Whether a thread waits on a monitor (between its "wait" step and its monitor_enter back). */
+    boolean anyWaiters() {
+        for (Monitor m : monitors.values()) if (!m.waiters.isEmpty()) return true;
+        return false;
+    }
+
     ThreadState ownerOf(Object o) {
         Monitor m = monitors.get(o);
         return m == null ? null : m.owner;

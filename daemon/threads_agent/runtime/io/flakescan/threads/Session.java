@@ -38,6 +38,10 @@ final class Session {
     /** False once the session ended; `recording` false once max_steps were passed. */
     volatile boolean controlling = true;
     private boolean recording = true;
+    /** Set at the step limit: control ends at the next decision where that breaks nothing (Ending.atLimit). */
+    private boolean endAtLimit;
+    /** Set by the first Ending.finish. */
+    boolean finished;
     long stuckRetryEpoch = -1;
     /** When deciding found nothing enabled while threads were outside control (Watchdog's grace). */
     long stuckSince;
@@ -152,6 +156,7 @@ final class Session {
     /** Chooses the next step while nobody runs and every known thread has announced. */
     void decide() {
         while (controlling && holder == null) {
+            if (endAtLimit && Ending.atLimit(this)) return;
             // Not a thread registered by a thread_start whose real start() has not returned yet: a
             // Thread subclass's own start() may pass points before calling super.start().
             for (ThreadState t : threads) if (t.status == ThreadState.Status.ARRIVING && t.realStarted) return;
@@ -284,6 +289,7 @@ final class Session {
         record.add(s, together);
         if (record.together() >= settings.maxSteps) {
             recording = false;
+            endAtLimit = true;
             record.inexact("the step limit (" + settings.maxSteps + ") was reached: the rest ran without recorded decisions");
         }
     }
