@@ -38,10 +38,53 @@ std::vector<core::RunSpec> rerun_specs(const core::TechniqueInput& input) {
   return specs;
 }
 
-util::Result<std::vector<core::Verdict>> run_rerun(const core::TechniqueInput& input, core::RunLog& runs) {
-  auto specs = rerun_specs(input);
+namespace {
+
+// A test whose first runs were each killed at the run deadline with no outcome hangs: more runs
+// of it would hang too, each costing a whole deadline (J18; technique `threads` stops the same way).
+constexpr int hang_runs = 3;
+
+bool killed_without_outcome(const core::RecordedRun& run, const std::string& test) {
+  if (!run.report.timed_out) return false;
+  for (const auto& r : run.report.results)
+    if (r.test == test && core::is_observation(r.outcome)) return false;
+  return true;
+}
+
+// Runs `specs`: with a JVM per run, the first hang_runs rounds first; a test whose every run
+// of them was killed at the deadline gets no more. `hung`: those tests, with the runs not made.
+util::Result<std::vector<core::RecordedRun>> run_until_hung(const core::TechniqueInput& input, std::vector<core::RunSpec> specs,
+                                                              core::RunLog& runs, std::map<std::string, int>& hung) {
+  const std::size_t first = input.fresh_jvm_per_run ? std::min(specs.size(), input.tests.size() * hang_runs) : specs.size();
+  std::vector<core::RunSpec> rest(specs.begin() + long(first), specs.end());
+  specs.resize(first);
   runs.plan(int(specs.size()));
   auto done = runs.run_all(specs);
+  if (!done || rest.empty()) return done;
+  std::map<std::string, int> killed, made;
+  for (const auto& run : *done)
+    for (const auto& t : run.spec.tests) {
+      ++made[t];
+      if (killed_without_outcome(run, t)) ++killed[t];
+    }
+  std::vector<core::RunSpec> more;
+  for (auto& spec : rest) {
+    const auto& t = spec.tests.front();
+    if (made[t] >= hang_runs && killed[t] == made[t]) ++hung[t];
+    else more.push_back(std::move(spec));
+  }
+  runs.plan(int(more.size()));
+  auto later = runs.run_all(more);
+  if (!later) return std::unexpected(later.error());
+  for (auto& r : *later) done->push_back(std::move(r));
+  return done;
+}
+
+}  // namespace
+
+util::Result<std::vector<core::Verdict>> run_rerun(const core::TechniqueInput& input, core::RunLog& runs) {
+  std::map<std::string, int> hung;
+  auto done = run_until_hung(input, rerun_specs(input), runs, hung);
   if (!done) return std::unexpected(done.error());
   OutcomeTally tally;
   // Runs the budget left unmade (id 0, no results: the scan's time ran out) or never planned
@@ -60,7 +103,12 @@ util::Result<std::vector<core::Verdict>> run_rerun(const core::TechniqueInput& i
   std::vector<core::Verdict> verdicts;
   for (const auto& test : input.tests) {
     auto v = verdict_from_tally(test, tally.find(test), "rerun");
-    if (made[test] < wanted) {
+    if (auto h = hung.find(test); h != hung.end()) {
+      v.evidence.details["runs_wanted"] = std::to_string(wanted);
+      v.evidence.details["runs_made"] = std::to_string(made[test]);
+      v.evidence.reason += "; its first " + std::to_string(made[test]) + " runs were each killed at the run deadline, so the other " +
+                           std::to_string(h->second) + " asked for were not made: they would hang too (--timeout-seconds gives each run more)";
+    } else if (made[test] < wanted) {
       v.evidence.details["runs_wanted"] = std::to_string(wanted);
       v.evidence.details["runs_made"] = std::to_string(made[test]);
       std::string why = unmade[test] > 0 ? (unmade_reason.empty() ? std::string("the scan's budget ran out") : unmade_reason)

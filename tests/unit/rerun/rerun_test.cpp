@@ -1,6 +1,8 @@
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <map>
+#include <set>
 
 #include "rerun/outcome_tally.hpp"
 #include "rerun/rerun.hpp"
@@ -17,6 +19,8 @@ class ScriptedRunLog final : public core::RunLog {
   int planned = 0;
   std::int64_t next_id = 1;
   int time_for_runs = -1;  // >= 0: later runs come back unmade, as when the scan's time runs out
+  std::set<std::string> hangs;  // tests whose every run is killed at the run deadline
+  std::vector<std::size_t> batches;
 
   util::Result<core::RecordedRun> run(const core::RunSpec& spec) override {
     if (time_for_runs >= 0 && next_id > time_for_runs) {
@@ -25,7 +29,13 @@ class ScriptedRunLog final : public core::RunLog {
       return unmade;
     }
     core::RecordedRun r{.id = next_id++, .spec = spec};
+    r.report.timed_out = std::any_of(spec.tests.begin(), spec.tests.end(), [&](const auto& t) { return hangs.count(t) > 0; });
     for (const auto& t : spec.tests) {
+      if (hangs.count(t)) {  // killed at the run deadline while it ran: no outcome
+        r.report.infra_reason = "the JVM was killed at the 60 s deadline";
+        r.report.results.push_back({.test = t, .outcome = core::Outcome::infra, .message = r.report.infra_reason});
+        continue;
+      }
       auto& outcomes = script[t];
       int k = seen[t]++;
       core::Outcome o = outcomes.empty() ? core::Outcome::pass : outcomes[size_t(k) % outcomes.size()];
@@ -36,6 +46,7 @@ class ScriptedRunLog final : public core::RunLog {
     return r;
   }
   util::Result<std::vector<core::RecordedRun>> run_all(const std::vector<core::RunSpec>& specs) override {
+    batches.push_back(specs.size());
     std::vector<core::RecordedRun> out;
     for (const auto& s : specs) out.push_back(run(s).value());
     return out;
@@ -109,6 +120,35 @@ TEST_CASE("rerun specs: fresh JVM per run, or rounds in one JVM, within the budg
   auto capped = rerun::rerun_specs(input);
   REQUIRE(capped.size() == 3);  // round-robin: both tests still get runs
   CHECK(capped[2].tests == std::vector<std::string>{"a.B#c"});
+}
+
+TEST_CASE("a test whose first 3 runs each hang until the deadline gets no more runs, and the reason says why", "[rerun]") {
+  // Seen on sawmill (docs/real-projects.md, J18): 10 runs of 60 s each for a test that hangs.
+  ScriptedRunLog log;
+  log.hangs = {"p.T#hangs"};
+  core::TechniqueInput input{.tests = {"p.T#hangs", "p.T#ok"}};
+  input.budget.runs_per_test = 10;
+  auto verdicts = rerun::run_rerun(input, log);
+  REQUIRE(verdicts);
+  CHECK(log.seen["p.T#hangs"] == 0);  // never asked for an outcome of it by the script
+  CHECK(log.batches == std::vector<std::size_t>{6, 7});  // 3 rounds of both, then 7 more of the other alone
+  CHECK(log.planned == 13);
+  const auto& hung = (*verdicts)[0];
+  CHECK(hung.verdict == core::VerdictKind::could_not_run);
+  CHECK(hung.runs.infra == 3);
+  CHECK(hung.evidence.details.at("runs_made") == "3");
+  CHECK(hung.evidence.reason.find("its first 3 runs were each killed at the run deadline, so the other 7 asked for were not made") !=
+        std::string::npos);
+  CHECK((*verdicts)[1].verdict == core::VerdictKind::not_flaky);
+  CHECK((*verdicts)[1].runs.passed == 10);
+
+  // A test that does not hang is run as often as asked (the first 3 rounds, then the rest).
+  ScriptedRunLog fine;
+  input.tests = {"p.T#ok"};
+  verdicts = rerun::run_rerun(input, fine);
+  REQUIRE(verdicts);
+  CHECK(fine.batches == std::vector<std::size_t>{3, 7});
+  CHECK((*verdicts)[0].runs.passed == 10);
 }
 
 TEST_CASE("a rerun cut short by the budget says how many of the runs asked for were made", "[rerun]") {
