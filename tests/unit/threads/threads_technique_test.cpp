@@ -30,8 +30,15 @@ class ScriptedLog final : public core::RunLog {
   std::vector<core::RunSpec> specs;
   std::vector<std::size_t> batches;
 
+  int time_for_runs = -1;  // >= 0: later runs come back unmade, as when the scan's time runs out
+
   util::Result<core::RecordedRun> run(const core::RunSpec& spec) override {
     if (refuse) return std::unexpected(*refuse);
+    if (time_for_runs >= 0 && int(specs.size()) >= time_for_runs) {
+      core::RecordedRun unmade{.id = 0, .spec = spec};
+      unmade.report.infra_reason = "not run: the scan's time budget ran out";
+      return unmade;
+    }
     specs.push_back(spec);
     const auto& test = spec.tests.front();
     std::string name;
@@ -471,6 +478,18 @@ TEST_CASE("the scan's run budget stops the search, and the reason says so", "[th
   auto v = only(detect_concurrency(in, log));
   CHECK(log.specs.size() == 3);
   CHECK(v.verdict == core::VerdictKind::not_flaky);
+  CHECK(has(v.evidence.reason, "the scan's budget stopped the search after 3 of 100 schedules"));
+}
+
+TEST_CASE("runs the scan's time left unmade are not counted as schedules", "[threads][technique]") {
+  ScriptedLog log;
+  log.script[counter] = {"counter-pass.results"};
+  log.time_for_runs = 3;
+  auto v = only(detect_concurrency(input_for({counter}, 100), log));
+  CHECK(log.specs.size() == 3);
+  CHECK(v.verdict == core::VerdictKind::not_flaky);
+  CHECK(v.runs.total == 3);
+  CHECK(has(v.evidence.reason, "passed under all 3 schedules"));
   CHECK(has(v.evidence.reason, "the scan's budget stopped the search after 3 of 100 schedules"));
 }
 
