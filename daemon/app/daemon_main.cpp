@@ -50,6 +50,7 @@ struct Options {
   api::ServerConfig server;               // the limits that protect the daemon from its clients
   bool class_data_sharing = true;        // runner JVMs start from a CDS archive (data_dir/cds)
   bool prestart = true;                  // plain runs take a runner JVM started ahead (SpareJvms)
+  int spares = 0;                        // how many wait at most; 0: the executor's default
   std::vector<std::string> adb_servers;  // GET /v1/devices and explorations; default 127.0.0.1:5037
   int exit_when_idle = 0;                // seconds; 0: run until a signal
 };
@@ -148,6 +149,11 @@ std::optional<int> parse(int argc, char** argv, Options& o) {
                  "project until one plain run takes it (default); off: every run starts its JVM when it begins")
       ->type_name("MODE")
       ->check(CLI::IsMember({"on", "off"}));
+  app.add_option("--spares", o.spares,
+                 "with --prestart on: how many runner JVMs a scan keeps started ahead at most (default 0: the scan's "
+                 "parallelism + 1)")
+      ->type_name("N")
+      ->check(CLI::Range(0, 64));
   app.add_option("--exit-when-idle", o.exit_when_idle,
                  "stop after this many seconds without a client connection, a queued or running scan, or a running "
                  "exploration (default 0: run until SIGINT or SIGTERM; the CLI starts its daemon with 10)")
@@ -235,6 +241,7 @@ scan::ScanManagerConfig scan_config_for(const Options& options) {
     c.parallelism = request.parallelism > 0 ? request.parallelism : int(std::max(1u, std::thread::hardware_concurrency()));
     if (options.class_data_sharing) c.cds_dir = options.data_dir / "cds";
     c.prestart = options.prestart;
+    c.spares = options.spares;
     // Technique shuffle: the shuffling JDK is prepared once per JDK on this machine, in a cache
     // every daemon shares (backend/local_jvm/shuffling_jdk.hpp).
     if (auto jar = app::find_shuffling_jdk_jar()) c.shuffling_jdk_jar = *jar;
