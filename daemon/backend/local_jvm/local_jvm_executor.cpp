@@ -8,6 +8,7 @@
 #include "backend/local_jvm/run_log.hpp"
 #include "backend/local_jvm/runner_results.hpp"
 #include "jdwp/launch.hpp"
+#include "threads/progress_text.hpp"
 #include "threads/schedule_record.hpp"
 #include "util/log.hpp"
 #include "util/process.hpp"
@@ -94,7 +95,8 @@ std::vector<std::string> runner_jvm_args(const std::vector<std::string>& request
   return out;
 }
 
-std::vector<std::string> threads_agent_args(const fs::path& agent_jar, const core::ScheduleSpec& spec, const fs::path& decisions_file) {
+std::vector<std::string> threads_agent_args(const fs::path& agent_jar, const core::ScheduleSpec& spec, const fs::path& decisions_file,
+                                            const fs::path& progress_file) {
   std::vector<std::string> out{"-javaagent:" + agent_jar.string(), "-Dflakescan.threads.strategy=" + spec.strategy,
                                "-Dflakescan.threads.seed=" + std::to_string(spec.seed),
                                "-Dflakescan.threads.depth=" + std::to_string(spec.depth),
@@ -108,6 +110,7 @@ std::vector<std::string> threads_agent_args(const fs::path& agent_jar, const cor
     out.push_back("-Dflakescan.threads.include=" + prefixes);
   }
   if (!decisions_file.empty()) out.push_back("-Dflakescan.threads.replay=" + decisions_file.string());
+  if (!progress_file.empty()) out.push_back("-Dflakescan.threads.progress=" + progress_file.string());
   return out;
 }
 
@@ -221,7 +224,7 @@ std::vector<std::string> LocalJvmExecutor::command(const std::string& mode, cons
   if (schedule) {
     // The runner sees flakescan.threads.strategy and brackets each entry with the agent's
     // Control.begin/end (docs/threads.md).
-    auto agent = threads_agent_args(config_.threads_agent_jar, schedule->spec, schedule->decisions_file);
+    auto agent = threads_agent_args(config_.threads_agent_jar, schedule->spec, schedule->decisions_file, schedule->progress_file);
     argv.insert(argv.end(), agent.begin(), agent.end());
   }
   argv.insert(argv.end(), {"-cp", join(process_classpath(prepend), ':'), "io.flakescan.runner.Main", mode, "--tests-file",
@@ -272,7 +275,7 @@ LocalJvmExecutor::RunFiles LocalJvmExecutor::next_run_files() {
   fs::create_directories(config_.work_dir, ec);
   fs::path base = config_.work_dir / ("run-" + std::to_string(next_file_++));
   return {base.string() + ".tests", base.string() + ".results", base.string() + ".log", base.string() + ".sites",
-          base.string() + ".decisions"};
+          base.string() + ".decisions", base.string() + ".progress"};
 }
 
 util::Result<core::RunReport> LocalJvmExecutor::finish_run(const core::RunSpec& spec, const RunFiles& files,
@@ -294,6 +297,10 @@ util::Result<core::RunReport> LocalJvmExecutor::finish_run(const core::RunSpec& 
   if (!stream) return std::unexpected(stream.error());
   std::string end = status.timed_out ? "was killed at the " + std::to_string(spec.timeout_ms / 1000) + " s deadline"
                                      : status.describe();
+  // A scheduled run killed at its deadline wrote no record: how far its schedule got instead.
+  if (spec.schedule && status.timed_out)
+    if (auto progress = read_file(files.progress))
+      if (auto said = threads::describe_progress(*progress); !said.empty()) end += " (" + said + ")";
   if (!status.success()) report.infra_reason = "the JVM " + end;
   assemble_report(*stream, spec.tests, end, report);
   log->debug("run {} ({} tests) {} in {:.0f} ms", files.log.filename().string(), spec.tests.size(), end, report.wall_ms);
@@ -318,7 +325,7 @@ util::Result<LocalJvmExecutor::Scheduled> LocalJvmExecutor::scheduled_launch(con
     return util::fail(util::Errc::unsupported,
                       "the threads agent (flakescan-threads-agent.jar) was not found beside flakescand or in "
                       "$FLAKESCAN_THREADS_AGENT_JAR: technique threads cannot control the test's threads");
-  Scheduled out{.spec = spec};
+  Scheduled out{.spec = spec, .progress_file = files.progress};
   if (spec.strategy == "replay") {
     if (auto w = write_lines(files.decisions, {threads::decisions_text(spec.replay_decisions)}); !w) return std::unexpected(w.error());
     out.decisions_file = files.decisions;

@@ -61,9 +61,11 @@ std::vector<std::string> runner_jvm_args(const std::vector<std::string>& request
 
 // What a scheduled run (RunSpec::schedule) adds to the java command line: the threads agent
 // and its -Dflakescan.threads.* properties (docs/threads.md). `decisions_file`: where the
-// replay's decisions were written (strategy replay).
+// replay's decisions were written (strategy replay); `progress_file`: where the agent writes how
+// far the schedule got (threads/progress_text.hpp), read when the run is killed at its deadline.
 std::vector<std::string> threads_agent_args(const std::filesystem::path& agent_jar, const core::ScheduleSpec& spec,
-                                            const std::filesystem::path& decisions_file);
+                                            const std::filesystem::path& decisions_file,
+                                            const std::filesystem::path& progress_file = {});
 
 // Entries of a classpath that do not exist ("dir/*" wildcards are checked as dirs).
 std::vector<std::string> missing_classpath_entries(const std::vector<std::string>& classpath);
@@ -98,6 +100,7 @@ class LocalJvmExecutor final : public core::TestExecutor {
   struct Scheduled {
     core::ScheduleSpec spec;
     std::filesystem::path decisions_file;  // strategy replay: the decisions, as JSON; else empty
+    std::filesystem::path progress_file;   // where the agent writes how far the schedule got
   };
   std::vector<std::string> command(const std::string& mode, const std::filesystem::path& tests_file,
                                    const std::filesystem::path& results_file, const std::vector<std::string>& prepend = {},
@@ -114,6 +117,7 @@ class LocalJvmExecutor final : public core::TestExecutor {
   struct RunFiles {
     std::filesystem::path tests, results, log, sites;  // the runner's input, its results stream, its output, a shuffle's sites
     std::filesystem::path decisions;                   // a replayed schedule's decisions
+    std::filesystem::path progress;                    // a scheduled run's progress (the threads agent's)
   };
   RunFiles next_run_files();
   // The JVM (`java`) that dumps the class data archive over `jars` (CdsArchive::Maker).

@@ -154,6 +154,30 @@ TEST_CASE("a hanging test is killed at the deadline with its JVM", "[integration
   CHECK(report.results[1].message == "test did not finish: the JVM was killed at the 4 s deadline while it ran");
 }
 
+TEST_CASE("a scheduled run killed at the deadline says how far its schedule got", "[integration][local_jvm]") {
+  auto c = backend::LocalJvmConfig{};
+  c.runner_jar = testing::build_path("lib/flakescan-runner.jar");
+  c.platform_jars = backend::default_platform_jars("/usr/share/java");
+  c.classpath = infra_cp();
+  c.work_dir = testing::fresh_dir("scheduled-hang");
+  c.threads_agent_jar = testing::build_path("lib/flakescan-threads-agent.jar");
+  backend::LocalJvmExecutor ex(c);
+  core::CancelFlag cancel{false};
+  core::RunSpec spec{.tests = {"fixture.infra.InfraTest#spins"}, .technique = "test"};
+  spec.timeout_ms = 4000;
+  spec.schedule = core::ScheduleSpec{.strategy = "random", .seed = 7};
+  auto report = ex.run(spec, cancel);
+  REQUIRE(report);
+  CHECK(report->timed_out);
+  REQUIRE(report->results.size() == 1);
+  const auto& message = report->results[0].message;
+  INFO(message);
+  CHECK(report->results[0].outcome == Outcome::infra);
+  CHECK(message.starts_with("test did not finish: the JVM was killed at the 4 s deadline (under control the test had passed "));
+  CHECK(message.find(" scheduling points, with 1 thread; the running thread was last at fixture.infra.InfraTest.spins(InfraTest.java:") !=
+        std::string::npos);
+}
+
 TEST_CASE("threads left behind do not keep the JVM alive; broken initialisers are errors", "[integration][local_jvm]") {
   auto ex = executor("leftovers", infra_cp());
   auto report = run(ex, {"fixture.infra.InfraTest#leavesAThreadBehind", "fixture.infra.BrokenInitTest#usesValue",

@@ -3,6 +3,7 @@
 // never take the run's outcome with them.
 #include <catch2/catch.hpp>
 
+#include "threads/progress_text.hpp"
 #include "threads/schedule_record.hpp"
 #include "unit/threads/recorded_runs.hpp"
 
@@ -181,4 +182,21 @@ TEST_CASE("one controlled thread is single-threaded when exact or when it only l
   r.threads.pop_back();
   r.record_error = "threads record: broken";
   CHECK_FALSE(r.single_threaded());
+}
+
+TEST_CASE("the agent's progress file says how far a killed schedule got", "[threads][progress]") {
+  using threads::describe_progress;
+  CHECK(describe_progress("test=p.T#m\npoints=3012400\ntogether=2998100\nthreads=5\ncontrolling=true\nsite=p.C.m(C.java:12)\n") ==
+        "under control the test had passed 3,012,400 scheduling points (2,998,100 while its threads ran together), with 5 "
+        "threads; the running thread was last at p.C.m(C.java:12)");
+  CHECK(describe_progress("points=120\ntogether=0\nthreads=1\ncontrolling=true\nsite=\n") ==
+        "under control the test had passed 120 scheduling points, with 1 thread");
+  CHECK(describe_progress("points=100200\ntogether=100000\nthreads=4\ncontrolling=false\nsite=p.C.m(C.java:3)") ==
+        "under control the test had passed 100,200 scheduling points (100,000 while its threads ran together), with 4 threads, "
+        "and control had ended after the step limit");
+  // Nothing to say: empty, half a file, a count that is not a number.
+  CHECK(describe_progress("").empty());
+  CHECK(describe_progress("test=p.T#m\nthreads=2\n").empty());
+  CHECK(describe_progress("points=12x\n").empty());
+  CHECK(describe_progress("points=-4\n").empty());
 }

@@ -56,7 +56,9 @@ final class Watchdog extends Thread {
                 // end of the running thread is seen within a millisecond.
                 if (watched(s) != null) LockSupport.parkNanos(MS);
                 else Thread.sleep(10);
-                check(s, System.nanoTime());
+                long now = System.nanoTime();
+                check(s, now);
+                Progress.maybeWrite(s, now);
             } catch (InterruptedException e) {
                 // keep watching
             } catch (RuntimeException | Error e) {
