@@ -1,5 +1,6 @@
 #include "backend/local_jvm/local_jvm_executor.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <fstream>
 #include <optional>
@@ -87,6 +88,12 @@ std::vector<std::string> default_asm_jars(const fs::path& java_lib) {
   return {(java_lib / "asm.jar").string(), (java_lib / "asm-tree.jar").string(), (java_lib / "asm-commons.jar").string()};
 }
 
+bool has_debugger_agent(const std::vector<std::string>& jvm_args) {
+  return std::any_of(jvm_args.begin(), jvm_args.end(), [](const std::string& a) {
+    return a.starts_with("-agentlib:jdwp") || a.starts_with("-Xrunjdwp") || a.starts_with("-Xdebug");
+  });
+}
+
 std::vector<std::string> runner_jvm_args(const std::vector<std::string>& requested) {
   for (const auto& a : requested)
     if (a.find("Tiered") != std::string::npos) return requested;
@@ -150,6 +157,13 @@ LocalJvmExecutor::LocalJvmExecutor(LocalJvmConfig config) : config_(std::move(co
       .prepare_jar = config_.shuffling_jdk_jar,
       .asm_jars = config_.asm_jars,
       .cache_dir = config_.shuffling_jdk_cache.empty() ? default_shuffling_jdk_cache() : config_.shuffling_jdk_cache});
+  // A debugger agent in the scan's JVM options would be in every spare too: one that suspends
+  // the JVM keeps a spare from ever getting ready, and one with a fixed port lets only one JVM
+  // start at a time. Such scans start each run's JVM when the run begins.
+  if (config_.prestart && has_debugger_agent(config_.jvm_args)) {
+    config_.prestart = false;
+    util::logger("backend")->info("no prestarted runner JVMs: the scan's JVM options load a debugger agent (JDWP)");
+  }
   if (config_.prestart) spares_ = std::make_unique<SpareJvms>(config_.spares > 0 ? config_.spares : config_.parallelism + 1);
 }
 

@@ -59,6 +59,10 @@ std::vector<std::string> default_asm_jars(const std::filesystem::path& java_lib)
 // code runs, not what it does.
 std::vector<std::string> runner_jvm_args(const std::vector<std::string>& requested);
 
+// Whether JVM options load the JDWP debugger agent (-agentlib:jdwp, -Xrunjdwp, -Xdebug): such
+// scans get no prestarted runner JVMs (each would carry the agent).
+bool has_debugger_agent(const std::vector<std::string>& jvm_args);
+
 // What a scheduled run (RunSpec::schedule) adds to the java command line: the threads agent
 // and its -Dflakescan.threads.* properties (docs/threads.md). `decisions_file`: where the
 // replay's decisions were written (strategy replay); `progress_file`: where the agent writes how

@@ -510,6 +510,20 @@ TEST_CASE("a spare that died while waiting is replaced and the run is not lost",
   CHECK(next.results.at(0).outcome == Outcome::pass);
 }
 
+TEST_CASE("a scan whose JVM options load a debugger agent starts no spares, and its runs still run", "[integration][local_jvm][prestart]") {
+  // suspend=n and port 0: a run with the agent goes on by itself; a spare would carry it too.
+  backend::LocalJvmExecutor ex(spare_config("prestart-jdwp", {"-agentlib:jdwp=transport=dt_socket,server=y,suspend=n,address=127.0.0.1:0"}));
+  auto report = run(ex, {polluter});
+  REQUIRE(report.results.size() == 1);
+  CHECK(report.results[0].outcome == Outcome::pass);
+  CHECK_FALSE(report.prestarted);
+  auto again = run(ex, {victim});
+  CHECK_FALSE(again.prestarted);
+  CHECK(ex.spare_pids().empty());
+  CHECK(backend::has_debugger_agent({"-Xmx1g", "-Xrunjdwp:transport=dt_socket"}));
+  CHECK_FALSE(backend::has_debugger_agent({"-Xmx1g", "-javaagent:/x/agent.jar"}));
+}
+
 TEST_CASE("runs that need another JVM never take a spare: debugged, patched classpath, threads agent",
           "[integration][local_jvm][prestart]") {
   auto c = spare_config("prestart-special");
