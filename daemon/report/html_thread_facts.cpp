@@ -145,6 +145,10 @@ std::optional<ThreadFacts> thread_facts(const core::Evidence& e) {
   f.exact = detail_text(e, "exact") != "false";
   if (!f.exact) f.inexact_reasons = reasons_of(e, *failing_json);
   f.replayed = detail_text(e, "replayed") == "true";
+  if (auto run = detail_text(e, "real_time_run"); !run.empty()) {
+    std::from_chars(run.data(), run.data() + run.size(), f.real_time_run);
+    f.real_time_outcome = detail_text(e, "real_time_outcome");
+  }
   if (auto c = detail_json(e, "conflict"); c && c->is_object()) {
     if (auto a = c->find("first"); a != c->end()) f.first = step_of(*a);
     if (auto b = c->find("second"); b != c->end()) f.second = step_of(*b);

@@ -209,6 +209,12 @@ std::string thread_caption(const ThreadFacts& f) {
     c += "; a replay may not make the same schedule.";
   }
   if (f.replayed) c += " Replaying the failing schedule's decisions brought the same failure back.";
+  if (f.real_time_run > 0)
+    c += f.real_time_outcome == "pass"
+             ? " <strong>On real time the same decisions passed</strong> (run " + num(long(f.real_time_run)) +
+                   "): the failure came with the virtual clock, beside a thread that kept real time, not from this interleaving."
+             : " On real time the same decisions gave <code>" + escape(f.real_time_outcome) + "</code> (run " +
+                   num(long(f.real_time_run)) + ").";
   return c;
 }
 

@@ -53,6 +53,10 @@ struct ThreadFacts {
   bool exact = true;
   std::vector<std::string> inexact_reasons;
   bool replayed = false;
+  // The failing decisions run again on real time (details.real_time_run/real_time_outcome):
+  // its run, and its outcome ("pass", "fail", ...); 0 and empty when none was made.
+  std::int64_t real_time_run = 0;
+  std::string real_time_outcome;
   ThreadSchedule failing;
   std::optional<ThreadSchedule> passing;
   std::optional<ThreadStep> first, second;  // the conflict, in the failing schedule's order

@@ -164,6 +164,21 @@ TEST_CASE("threads picture: a schedule not fully under control says not exact, w
   CHECK(html::thread_schedule_picture(*g, "q").find("(no reason recorded)") != std::string::npos);
 }
 
+TEST_CASE("threads picture: the failing decisions run on real time are said, and a pass there is marked", "[report][html][threads]") {
+  core::Evidence e = threads_evidence(pool_test);
+  CHECK(html::thread_schedule_picture(*html::thread_facts(e), "r").find("real time") == std::string::npos);
+  e.details["real_time_run"] = "31";
+  e.details["real_time_outcome"] = "pass";
+  auto f = html::thread_facts(e);
+  REQUIRE(f);
+  CHECK(f->real_time_run == 31);
+  CHECK(html::thread_schedule_picture(*f, "r").find("<strong>On real time the same decisions passed</strong> (run 31)") !=
+        std::string::npos);
+  e.details["real_time_outcome"] = "fail";
+  CHECK(html::thread_schedule_picture(*html::thread_facts(e), "r").find("On real time the same decisions gave <code>fail</code> (run 31).") !=
+        std::string::npos);
+}
+
 TEST_CASE("threads picture: four threads fit two panels side by side in the report's column", "[report][html][threads]") {
   auto f = facts_of(gate_test);
   auto svg = html::thread_schedule_picture(f, "g");
