@@ -159,13 +159,20 @@ final class Session {
             if (endAtLimit && Ending.atLimit(this)) return;
             // Not a thread registered by a thread_start whose real start() has not returned yet: a
             // Thread subclass's own start() may pass points before calling super.start().
-            for (ThreadState t : threads) if (t.status == ThreadState.Status.ARRIVING && t.realStarted) return;
+            // Indexed loops and lists sized at once: this runs at every point, and runner JVMs
+            // compile with C1 only, which allocates every iterator.
+            final int n = threads.size();
+            for (int i = 0; i < n; i++) {
+                ThreadState t = threads.get(i);
+                if (t.status == ThreadState.Status.ARRIVING && t.realStarted) return;
+            }
             if (expectedArrivals > 0) return;
             orderNewcomers();
-            List<ThreadState> waiting = new ArrayList<>();
-            List<ThreadState> candidates = new ArrayList<>();
+            List<ThreadState> waiting = new ArrayList<>(n);
+            List<ThreadState> candidates = new ArrayList<>(n);
             boolean outside = false;
-            for (ThreadState t : threads) {
+            for (int i = 0; i < n; i++) {
+                ThreadState t = threads.get(i);
                 if (t.status == ThreadState.Status.OUTSIDE) outside = true;
                 if (t.status != ThreadState.Status.WAITING) continue;
                 waiting.add(t);
@@ -194,9 +201,14 @@ final class Session {
      * themselves before their first step.
      */
     private void orderNewcomers() {
+        int count = 0;
+        for (int i = 0; i < threads.size(); i++) {
+            ThreadState t = threads.get(i);
+            if ((t.adoptedAt != null || t.handedOff) && !t.stepped) count++;
+        }
+        if (count < 2) return;
         List<ThreadState> fresh = new ArrayList<>();
         for (ThreadState t : threads) if ((t.adoptedAt != null || t.handedOff) && !t.stepped) fresh.add(t);
-        if (fresh.size() < 2) return;
         List<Integer> slots = new ArrayList<>();
         for (ThreadState t : fresh) slots.add(t.index);
         fresh.sort(java.util.Comparator.comparingLong(t -> t.thread.getId()));
@@ -233,8 +245,10 @@ final class Session {
     /** Controlled threads that have not ended (nor been abandoned in a deadlock). */
     private int living() {
         int n = 0;
-        for (ThreadState t : threads)
+        for (int i = 0; i < threads.size(); i++) {
+            ThreadState t = threads.get(i);
             if (t.status != ThreadState.Status.ENDED && t.status != ThreadState.Status.ABANDONED) n++;
+        }
         return n;
     }
 

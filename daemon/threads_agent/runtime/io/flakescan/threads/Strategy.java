@@ -106,7 +106,8 @@ abstract class Strategy {
 
         @Override
         ThreadState choose(List<ThreadState> candidates, long step, long together) {
-            for (ThreadState t : candidates) {
+            for (int i = 0; i < candidates.size(); i++) {
+                ThreadState t = candidates.get(i);
                 if (t.pctPriority != Integer.MIN_VALUE) continue;
                 int p;
                 do p = depth + random.nextInt(1 << 16); while (!used.add(p));
@@ -129,7 +130,10 @@ abstract class Strategy {
 
         private static ThreadState highest(List<ThreadState> candidates) {
             ThreadState best = candidates.get(0);
-            for (ThreadState t : candidates) if (t.pctPriority > best.pctPriority) best = t;
+            for (int i = 1; i < candidates.size(); i++) {
+                ThreadState t = candidates.get(i);
+                if (t.pctPriority > best.pctPriority) best = t;
+            }
             return best;
         }
     }
@@ -147,7 +151,8 @@ abstract class Strategy {
         @Override
         ThreadState choose(List<ThreadState> candidates, long step, long together) {
             ThreadState best = null;
-            for (ThreadState t : candidates) {
+            for (int i = 0; i < candidates.size(); i++) {
+                ThreadState t = candidates.get(i);
                 if (Double.isNaN(t.pending.posPriority)) t.pending.posPriority = random.nextDouble();
                 if (best == null || t.pending.posPriority > best.pending.posPriority) best = t;
             }
@@ -156,9 +161,11 @@ abstract class Strategy {
 
         @Override
         void passed(ThreadState chosen, Op op, List<ThreadState> waiting) {
-            for (ThreadState t : waiting)
+            for (int i = 0; i < waiting.size(); i++) {
+                ThreadState t = waiting.get(i);
                 if (t != chosen && t.pending != null && !Double.isNaN(t.pending.posPriority) && t.pending.conflictsWith(op))
                     t.pending.posPriority = random.nextDouble();
+            }
         }
 
         @Override
@@ -182,7 +189,8 @@ abstract class Strategy {
         ThreadState choose(List<ThreadState> candidates, long step, long together) {
             if (divergedAt < 0) {
                 int want = step - 1 < recorded.size() ? recorded.get((int) (step - 1)) : -1;
-                for (ThreadState t : candidates) {
+                for (int i = 0; i < candidates.size(); i++) {
+                    ThreadState t = candidates.get(i);
                     if (t.index == want) {
                         followed++;
                         return t;
