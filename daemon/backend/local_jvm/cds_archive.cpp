@@ -54,6 +54,16 @@ CdsArchive::Use CdsArchive::for_run() {
   return use;
 }
 
+std::optional<CdsArchive::Use> CdsArchive::if_ready() {
+  if (dir_.empty()) return Use{};
+  std::unique_lock lock(mutex_, std::try_to_lock);
+  if (!lock.owns_lock()) return std::nullopt;  // for_run() holds it while the warm-up JVM runs
+  std::error_code ec;
+  if (fs::is_regular_file(archive_, ec)) return Use{.jvm_args = {"-XX:SharedArchiveFile=" + archive_.string()}};
+  if (failed_ >= 2 || !make_) return Use{};
+  return std::nullopt;
+}
+
 void CdsArchive::start_making() {
   if (dir_.empty() || !make_) return;
   std::lock_guard lock(start_mutex_);

@@ -15,15 +15,17 @@
 // archive for a classpath whose directories come after the archived jars; and a JVM under
 // the JDWP agent cannot dump at all.
 //
-// The first caller that finds no archive makes it while later callers wait (about a second,
-// once per jar set); start_making() has that done on a thread of its own, so that the archive
-// is made while the caller does something else (the executor: its discovery JVM). A warm-up that fails is given up after two attempts, and runs go on
+// The first caller of for_run() that finds no archive makes it while later callers wait (about
+// a second, once per jar set); start_making() has that done on a thread of its own, so that the
+// archive is made while the caller does something else, and if_ready() lets a caller that need
+// not wait go on without it meanwhile (the executor: its discovery JVM and its first plain runs). A warm-up that fails is given up after two attempts, and runs go on
 // without an archive. Class loading from the archive does not change what the tests see
 // (static initialisers still run); a stale or unusable archive is ignored by the JVM
 // (-Xshare:auto). Thread-safe.
 #include <filesystem>
 #include <functional>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -45,6 +47,11 @@ class CdsArchive {
   // The options of a runner JVM whose classpath starts with the jars; makes the archive first
   // when there is none yet.
   Use for_run();
+
+  // The options now, without waiting: the archive's when it is there; none (for good) when it
+  // is disabled or its warm-up failed twice; nullopt while it is being made or not made yet
+  // (start_making() then makes it). For a JVM that may as well start without it.
+  std::optional<Use> if_ready();
 
   // Makes the archive on a thread of its own when there is none yet (once); for_run() then
   // waits only for what is left of it. finish_making() waits for that thread, as the

@@ -218,15 +218,18 @@ CdsArchive& LocalJvmExecutor::archive_for(const Shuffled* shuffle) const {
 
 std::vector<std::string> LocalJvmExecutor::command(const std::string& mode, const fs::path& tests_file,
                                                    const fs::path& results_file, const std::vector<std::string>& prepend,
-                                                   const Shuffled* shuffle, const Scheduled* schedule) const {
+                                                   const Shuffled* shuffle, const Scheduled* schedule,
+                                                   bool wait_for_archive) const {
   // The archive holds the jars in front of the directories: a classpath with anything before
   // them (a patched class, RunSpec::classpath_prepend) or with directories among them runs
   // without; so does a JDK started with --patch-module (HotSpot turns class data sharing off).
   std::vector<std::string> argv{shuffle ? shuffle->jdk.java : config_.java};
   argv.insert(argv.end(), config_.jvm_args.begin(), config_.jvm_args.end());
   if (prepend.empty() && dirs_last_ && !schedule && (!shuffle || shuffle->jdk.image)) {
-    auto cds = archive_for(shuffle).for_run();
-    argv.insert(argv.end(), cds.jvm_args.begin(), cds.jvm_args.end());
+    auto& archive = archive_for(shuffle);
+    auto cds = wait_for_archive || shuffle ? std::optional(archive.for_run()) : archive.if_ready();
+    if (cds) argv.insert(argv.end(), cds->jvm_args.begin(), cds->jvm_args.end());
+    else archive.start_making();
   }
   if (shuffle) {
     // The runner reads these and starts shuffling once the tests are about to run (ShuffleControl).
@@ -254,12 +257,14 @@ util::Result<core::TestExecutor::Discovery> LocalJvmExecutor::discover(const std
   fs::create_directories(config_.work_dir, ec);
   fs::path base = config_.work_dir / "discover";
   // The runs' class data archive is made over the jars alone, which discovery does not change:
-  // its warm-up JVM runs beside the discovery JVM instead of after it, before the first run.
+  // its warm-up JVM runs beside the discovery JVM, which does not wait for it, and so may the
+  // first plain runs (run_on_spare).
   cds_->start_making();
   std::vector<std::string> lines;
   for (const auto& id : ids) lines.push_back(id.str());
   if (auto w = write_lines(base.string() + ".tests", lines); !w) return std::unexpected(w.error());
-  auto child = util::Child::spawn({.argv = command("discover", base.string() + ".tests", base.string() + ".results"),
+  auto child = util::Child::spawn({.argv = command("discover", base.string() + ".tests", base.string() + ".results", {}, nullptr,
+                                                   nullptr, /*wait_for_archive=*/false),
                                    .working_dir = config_.test_dir.string(),
                                    .stdout_path = base.string() + ".log"});
   if (!child) return std::unexpected(child.error());
@@ -368,6 +373,12 @@ std::optional<util::Result<core::RunReport>> LocalJvmExecutor::run_on_spare(cons
                                                                             const core::CancelFlag& cancel) {
   static auto log = util::logger("backend");
   if (!spares_ || spec.shuffle || spec.schedule || !spec.classpath_prepend.empty()) return std::nullopt;
+  // While the class data archive is being made, spares would wait for it (their command line
+  // names it): the run starts its own JVM without it instead, and the spares come after.
+  if (dirs_last_ && !cds_->if_ready()) {
+    cds_->start_making();
+    return std::nullopt;
+  }
   const auto asked = std::chrono::steady_clock::now();
   const auto key = launch_key(command("wait", {}, {}), config_.test_dir.string());
   // A spare that dies between being taken and reading its instruction never opened its results
@@ -424,7 +435,8 @@ util::Result<core::RunReport> LocalJvmExecutor::run(const core::RunSpec& spec, c
   }
   auto started = std::chrono::steady_clock::now();
   auto child = util::Child::spawn({.argv = command("run", files.tests, files.results, spec.classpath_prepend,
-                                                   shuffle ? &*shuffle : nullptr, schedule ? &*schedule : nullptr),
+                                                   shuffle ? &*shuffle : nullptr, schedule ? &*schedule : nullptr,
+                                                   /*wait_for_archive=*/false),
                                    .working_dir = config_.test_dir.string(),
                                    .stdout_path = files.log.string()});
   if (!child) return std::unexpected(child.error());

@@ -106,9 +106,12 @@ class LocalJvmExecutor final : public core::TestExecutor {
     std::filesystem::path decisions_file;  // strategy replay: the decisions, as JSON; else empty
     std::filesystem::path progress_file;   // where the agent writes how far the schedule got
   };
+  // `wait_for_archive` false: while the class data archive is being made, the JVM starts
+  // without it instead of waiting (the discovery JVM, a plain run with no spare).
   std::vector<std::string> command(const std::string& mode, const std::filesystem::path& tests_file,
                                    const std::filesystem::path& results_file, const std::vector<std::string>& prepend = {},
-                                   const Shuffled* shuffle = nullptr, const Scheduled* schedule = nullptr) const;
+                                   const Shuffled* shuffle = nullptr, const Scheduled* schedule = nullptr,
+                                   bool wait_for_archive = true) const;
   // The test JVM's whole classpath: the project's, the runner jar, the platform jars (the
   // project's class directories after them once discovery found that safe).
   std::vector<std::string> process_classpath() const override;

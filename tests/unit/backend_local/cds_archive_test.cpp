@@ -142,3 +142,34 @@ TEST_CASE("cds: start_making without a folder does nothing", "[cds]") {
   cds.finish_making();
   CHECK(warm.calls == 0);
 }
+
+TEST_CASE("cds: if_ready never waits: nothing while the archive is made, its options after, none for good once given up", "[cds]") {
+  auto dir = fresh("ready");
+  std::promise<void> release;
+  auto released = release.get_future().share();
+  std::atomic<bool> making{false};
+  CdsArchive cds(dir, "java", {}, {"a.jar"}, [&](const fs::path& dump_to) {
+    making = true;
+    released.wait();
+    std::ofstream(dump_to) << "archive bytes";
+    return true;
+  });
+  CHECK_FALSE(cds.if_ready());  // not made yet
+  cds.start_making();
+  while (!making) std::this_thread::yield();
+  CHECK_FALSE(cds.if_ready());  // being made: no answer, and no wait
+  release.set_value();
+  cds.finish_making();
+  auto use = cds.if_ready();
+  REQUIRE(use);
+  CHECK(use->jvm_args == std::vector<std::string>{"-XX:SharedArchiveFile=" + cds.path().string()});
+
+  FakeWarmUp failing{.succeed = false};
+  CdsArchive broken(fresh("ready-broken"), "java", {}, {"a.jar"}, failing.maker());
+  (void)broken.for_run();
+  (void)broken.for_run();
+  auto none = broken.if_ready();  // two failed warm-ups: runs go without, for good
+  REQUIRE(none);
+  CHECK(none->jvm_args.empty());
+  CHECK(CdsArchive({}, "java", {}, {"a.jar"}, failing.maker()).if_ready().has_value());  // disabled
+}
