@@ -36,13 +36,7 @@ std::optional<SpareJvm> SpareJvms::take(const std::string& key, Start start) {
   {
     std::lock_guard lock(mutex_);
     if (stopped_) return std::nullopt;
-    if (key != key_) {
-      for (auto& s : spares_) dropped.push_back(std::move(s));
-      spares_.clear();
-      key_ = key;
-      failed_in_a_row_ = 0;
-    }
-    start_ = std::move(start);
+    ask_for(key, std::move(start), dropped);
     while (!spares_.empty() && !out) {
       SpareJvm spare = std::move(spares_.front());
       spares_.pop_front();
@@ -57,6 +51,26 @@ std::optional<SpareJvm> SpareJvms::take(const std::string& key, Start start) {
   }
   wake_.notify_one();
   return out;
+}
+
+void SpareJvms::ask_for(const std::string& key, Start start, std::vector<SpareJvm>& dropped) {
+  if (key != key_) {
+    for (auto& s : spares_) dropped.push_back(std::move(s));
+    spares_.clear();
+    key_ = key;
+    failed_in_a_row_ = 0;
+  }
+  start_ = std::move(start);
+}
+
+void SpareJvms::prime(const std::string& key, Start start) {
+  std::vector<SpareJvm> dropped;  // killed outside the lock, as they go out of scope
+  {
+    std::lock_guard lock(mutex_);
+    if (stopped_) return;
+    ask_for(key, std::move(start), dropped);
+  }
+  wake_.notify_one();
 }
 
 std::vector<pid_t> SpareJvms::pids() const {

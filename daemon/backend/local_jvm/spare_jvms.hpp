@@ -55,6 +55,10 @@ class SpareJvms {
   // `capacity` spares of `key`, each started by `start`.
   std::optional<SpareJvm> take(const std::string& key, Start start);
 
+  // Starts keeping spares of `key` before any run asks (the executor: beside its discovery
+  // JVM), as take() would but taking none.
+  void prime(const std::string& key, Start start);
+
   // The process ids of the spares held now (for tests and leak checks).
   std::vector<pid_t> pids() const;
 
@@ -63,6 +67,8 @@ class SpareJvms {
 
  private:
   void keep();  // the keeper thread
+  // Under the lock: `key` becomes the key asked for last (the old key's spares go to `dropped`).
+  void ask_for(const std::string& key, Start start, std::vector<SpareJvm>& dropped);
   bool wants_spare() const;
 
   const std::size_t capacity_;

@@ -52,6 +52,22 @@ TEST_CASE("a pool fills up to its capacity with spares of the key asked for, and
   CHECK(pool.pids().size() == 2);
 }
 
+TEST_CASE("a primed pool fills before any run asks, and the first run takes one", "[backend][local_jvm][spares]") {
+  std::atomic<int> started{0};
+  backend::SpareJvms pool(2);
+  pool.prime("a", shell_spares("a", started));
+  REQUIRE(eventually([&] { return pool.pids().size() == 2; }));
+  auto spare = pool.take("a", shell_spares("a", started));
+  REQUIRE(spare);
+  CHECK(running(spare->child.pid()));
+  // Primed with another key: the old key's spares go, the new key's come.
+  const auto old_pids = pool.pids();
+  pool.prime("b", shell_spares("b", started));
+  REQUIRE(eventually([&] { return pool.pids().size() == 2 && pool.pids() != old_pids; }));
+  for (pid_t p : old_pids) CHECK(eventually([&] { return !running(p); }));
+  CHECK_FALSE(pool.take("a", shell_spares("a", started)));  // b's are not a's
+}
+
 TEST_CASE("a run with another key gets no spare, and the old key's spares are killed", "[backend][local_jvm][spares]") {
   std::atomic<int> started{0};
   backend::SpareJvms pool(1);
