@@ -242,6 +242,10 @@ scan::ScanManagerConfig scan_config_for(const Options& options) {
     if (options.class_data_sharing) c.cds_dir = options.data_dir / "cds";
     c.prestart = options.prestart;
     c.spares = options.spares;
+    // Techniques whose runs are mostly plain ones (a spare serves only those): their spares may
+    // start before the first run asks.
+    for (const auto& t : request.techniques)
+      if (t == "rerun" || t == "order" || t == "nio" || t == "suite" || t == "noise") c.prime_spares = true;
     // Technique shuffle: the shuffling JDK is prepared once per JDK on this machine, in a cache
     // every daemon shares (backend/local_jvm/shuffling_jdk.hpp).
     if (auto jar = app::find_shuffling_jdk_jar()) c.shuffling_jdk_jar = *jar;

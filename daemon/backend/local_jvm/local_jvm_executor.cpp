@@ -262,7 +262,7 @@ util::Result<core::TestExecutor::Discovery> LocalJvmExecutor::discover(const std
   cds_->start_making();
   // When the archive is there already and no class directory waits for discovery's word on
   // its place, the spares' command line is known now: they get ready beside the discovery JVM.
-  if (spares_ && dirs_last_ && cds_->if_ready())
+  if (spares_ && config_.prime_spares && dirs_last_ && cds_->if_ready())
     spares_->prime(launch_key(command("wait", {}, {}), config_.test_dir.string()), [this] { return start_spare(); });
   std::vector<std::string> lines;
   for (const auto& id : ids) lines.push_back(id.str());

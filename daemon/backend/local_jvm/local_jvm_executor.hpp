@@ -45,6 +45,9 @@ struct LocalJvmConfig {
   // How many wait at most; below 1: parallelism + 1. One more than the runs at once gives each
   // spare more than one run's time to get ready (about 0.25 s of CPU against a 0.1 s run).
   int spares = 0;
+  // Start the spares beside the discovery JVM when their command line is known then (the scan
+  // will make plain runs soon: rerun, order, ...); false: only once a plain run asks.
+  bool prime_spares = false;
 };
 
 // Debian's JUnit Platform jars under `java_lib` (/usr/share/java), in the order the runner needs.

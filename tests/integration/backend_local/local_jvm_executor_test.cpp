@@ -475,6 +475,32 @@ TEST_CASE("static state does not leak between prestarted JVMs: a polluter, then 
   CHECK(victim_run.results.at(0).outcome == Outcome::pass);  // its registry is empty: a JVM no test touched
 }
 
+TEST_CASE("with the archive made and priming asked for, spares start beside discovery and the first run takes one",
+          "[integration][local_jvm][prestart]") {
+  auto c = spare_config("prestart-prime");
+  c.cds_dir = c.work_dir / "cds";
+  {
+    backend::LocalJvmExecutor maker(c);  // a scan before this one made the archive
+    core::CancelFlag cancel{false};
+    REQUIRE(maker.discover({core::TestId::parse(polluter).value()}, cancel));
+  }  // its destructor waits for the warm-up JVM
+  REQUIRE(std::filesystem::exists(c.cds_dir));
+  core::CancelFlag cancel{false};
+  {
+    backend::LocalJvmExecutor quiet(c);  // priming not asked for: nothing before a run asks
+    REQUIRE(quiet.discover({core::TestId::parse(polluter).value()}, cancel));
+    CHECK(quiet.spare_pids().empty());
+  }
+  c.prime_spares = true;
+  backend::LocalJvmExecutor ex(c);
+  REQUIRE(ex.discover({core::TestId::parse(polluter).value()}, cancel));
+  REQUIRE(eventually([&] { return ex.spare_pids().size() == 1; }));
+  auto report = run(ex, {polluter});
+  CHECK(report.prestarted);
+  REQUIRE(report.results.size() == 1);
+  CHECK(report.results[0].outcome == Outcome::pass);
+}
+
 TEST_CASE("spares die with their executor: the processes before and after are the same", "[integration][local_jvm][prestart]") {
   const int before = children_of_this_process();
   std::vector<pid_t> spares;
