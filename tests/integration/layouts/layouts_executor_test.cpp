@@ -10,11 +10,13 @@
 #include <sstream>
 
 #include "layouts_fixture.hpp"
+#include "support/polling.hpp"
 #include "util/process.hpp"
 
 using namespace flakescan;
 using namespace flakescan::test_support::layouts;
 using core::Outcome;
+using testing_support::eventually;
 namespace fs = std::filesystem;
 
 namespace {
@@ -158,8 +160,9 @@ TEST_CASE("jvm-layouts: class directories go behind the jars so that runs start 
   CHECK(report.results[1].outcome == Outcome::pass);
   CHECK(report.results[2].outcome == Outcome::pass);
   CHECK(report.results[3].outcome == Outcome::error);
+  // Made by the warm-up JVM, which discovery started; the run did not wait for it.
+  REQUIRE(eventually([&] { return archives(c.cds_dir).size() == 1; }));
   auto jsa = archives(c.cds_dir);
-  REQUIRE(jsa.size() == 1);  // made by the warm-up JVM
   // HotSpot maps it for this classpath: -Xshare:on refuses to start when it cannot.
   std::string joined;
   for (const auto& p : cp) joined += (joined.empty() ? "" : ":") + p;
