@@ -86,6 +86,18 @@ core::Verdict only(const util::Result<std::vector<core::Verdict>>& verdicts) {
 
 bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 
+const std::string watchdog = "example.threads.WatchdogTest#expires";
+
+// The watchdog test (tests/fixtures/threads/README.md): every schedule fails on virtual time, the
+// run without control passes, the replay fails the same way; `real_time`: the same decisions
+// on real time ("": never asked for).
+void script_watchdog(ScriptedLog& log, const std::string& real_time) {
+  log.script[watchdog] = {"watchdog-fail.results"};
+  log.uncontrolled[watchdog] = "watchdog-uncontrolled-pass.results";
+  log.replays[watchdog] = "watchdog-replay-fail.results";
+  if (!real_time.empty()) log.real_time_replays[watchdog] = real_time;
+}
+
 }  // namespace
 
 TEST_CASE("a lost update: explored until it failed and passed, replayed, flaky/concurrency", "[threads][technique]") {
@@ -366,13 +378,9 @@ TEST_CASE("every schedule fails but a run without control passes: flaky, concurr
 
 TEST_CASE("a failure only on virtual time, beside a thread that kept real time: the same decisions on real time pass, "
           "flaky/unknown, the clocks named", "[threads][technique]") {
-  const std::string t = "example.threads.WatchdogTest#expires";
   ScriptedLog log;
-  log.script[t] = {"watchdog-fail.results"};
-  log.uncontrolled[t] = "watchdog-uncontrolled-pass.results";
-  log.replays[t] = "watchdog-replay-fail.results";
-  log.real_time_replays[t] = "watchdog-real-time-pass.results";
-  auto v = only(detect_concurrency(input_for({t}, 4), log));
+  script_watchdog(log, "watchdog-real-time-pass.results");
+  auto v = only(detect_concurrency(input_for({watchdog}, 4), log));
   REQUIRE(log.specs.size() == 7);  // 4 schedules, 1 without control, the replay and the same decisions on real time
   CHECK(log.batches.back() == 2);   // those two in one round
   for (int i : {5, 6}) {
@@ -399,13 +407,9 @@ TEST_CASE("a failure only on virtual time, beside a thread that kept real time: 
 
 TEST_CASE("a failure on virtual time that the same decisions on real time bring back stays flaky/concurrency, and says so",
           "[threads][technique]") {
-  const std::string t = "example.threads.WatchdogTest#expires";
   ScriptedLog log;
-  log.script[t] = {"watchdog-fail.results"};
-  log.uncontrolled[t] = "watchdog-uncontrolled-pass.results";
-  log.replays[t] = "watchdog-replay-fail.results";
-  log.real_time_replays[t] = "watchdog-real-time-fail.results";
-  auto v = only(detect_concurrency(input_for({t}, 4), log));
+  script_watchdog(log, "watchdog-real-time-fail.results");
+  auto v = only(detect_concurrency(input_for({watchdog}, 4), log));
   REQUIRE(log.specs.size() == 7);
   CHECK(v.verdict == core::VerdictKind::flaky);
   CHECK(v.category == core::Category::concurrency);
@@ -414,12 +418,9 @@ TEST_CASE("a failure on virtual time that the same decisions on real time bring 
 }
 
 TEST_CASE("no run left for the same decisions on real time: the reason says they were not tried", "[threads][technique]") {
-  const std::string t = "example.threads.WatchdogTest#expires";
   ScriptedLog log;
-  log.script[t] = {"watchdog-fail.results"};
-  log.uncontrolled[t] = "watchdog-uncontrolled-pass.results";
-  log.replays[t] = "watchdog-replay-fail.results";
-  auto in = input_for({t}, 4);
+  script_watchdog(log, "");
+  auto in = input_for({watchdog}, 4);
   in.budget.max_runs = 6;  // 4 schedules, 1 without control, the replay
   auto v = only(detect_concurrency(in, log));
   REQUIRE(log.specs.size() == 6);
