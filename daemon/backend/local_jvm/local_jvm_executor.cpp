@@ -285,6 +285,7 @@ util::Result<core::TestExecutor::Discovery> LocalJvmExecutor::discover(const std
     return util::fail(util::Errc::process, "test discovery failed: the JVM " + status->describe() +
                                                (tail.empty() ? "" : "; its output ends with:\n" + tail));
   }
+  junit4_direct_ = parsed->junit4_direct;
   if (!dirs_.empty()) {
     dirs_last_ = parsed->classpath_checked && parsed->shadowed.empty();
     if (!parsed->shadowed.empty())
@@ -366,10 +367,14 @@ std::string LocalJvmExecutor::launch_key(const std::vector<std::string>& argv, c
 util::Result<SpareJvm> LocalJvmExecutor::start_spare() {
   auto files = next_run_files();
   auto argv = command("wait", files.tests, files.results);
+  auto key = launch_key(argv, config_.test_dir.string());
+  // How it gets ready is not part of its key: warmed either way, it is the JVM the run would
+  // have started. Discovery said the runs skip the Platform: JUnit 4 alone is warmed.
+  if (junit4_direct_) argv.insert(argv.end(), {"--warm", "junit4"});
   auto child = util::Child::spawn(
       {.argv = argv, .working_dir = config_.test_dir.string(), .stdout_path = files.log.string(), .stdin_pipe = true});
   if (!child) return std::unexpected(child.error());
-  return SpareJvm{.child = std::move(*child), .key = launch_key(argv, config_.test_dir.string()),
+  return SpareJvm{.child = std::move(*child), .key = std::move(key),
                   .tests = files.tests, .results = files.results, .log = files.log};
 }
 

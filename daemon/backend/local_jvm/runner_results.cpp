@@ -122,6 +122,9 @@ util::Result<DiscoverStream> parse_discover_stream(std::string_view text) {
     else if (event == "classpath") {
       out.classpath_checked = true;
       out.shadowed = str(j, "shadowed");
+    } else if (event == "direct") {
+      auto direct = j.find("junit4");
+      out.junit4_direct = direct != j.end() && direct->is_boolean() && direct->get<bool>();
     }
     return true;
   });

@@ -16,6 +16,9 @@
 //   {"event":"classpath","shadowed":"p/x.txt in dir and a.jar"} (discover mode: a file of a
 //                                              class directory is also in a jar; no
 //                                              "shadowed": none is)
+//   {"event":"direct","junit4":true}           (discover mode: runs of these tests go to
+//                                              JUnit 4 without the Platform, so waiting
+//                                              JVMs need warm JUnit 4 alone)
 //   {"event":"done"}
 //
 // A torn last line (the JVM died while writing) is ignored; any other bad line is an error.
@@ -50,6 +53,7 @@ struct DiscoverStream {
   core::TestExecutor::Discovery discovery;
   bool classpath_checked = false;  // the "classpath" line came
   std::string shadowed;            // what it named: a file in a class directory and a jar
+  bool junit4_direct = false;      // the "direct" line said runs skip the Platform
   bool done = false;
 };
 

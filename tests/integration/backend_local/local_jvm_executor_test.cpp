@@ -603,3 +603,87 @@ TEST_CASE("runs that need another JVM never take a spare: debugged, patched clas
   auto plain = run(ex, {victim});
   CHECK(plain.prestarted);
 }
+
+namespace {
+const std::string direct_line = "flakescan runner: plain JUnit 4 methods, run by JUnit 4 without the Platform";
+
+backend::LocalJvmConfig class_load_config(const std::string& name, std::vector<std::string> classpath) {
+  backend::LocalJvmConfig c;
+  c.runner_jar = testing::build_path("lib/flakescan-runner.jar");
+  c.platform_jars = backend::default_platform_jars("/usr/share/java");
+  c.classpath = std::move(classpath);
+  c.work_dir = testing::fresh_dir(name);
+  c.jvm_args = {"-Xlog:class+load=info"};
+  return c;
+}
+
+// The spare's command line, NUL-separated arguments joined with spaces.
+std::string command_line(pid_t pid) {
+  std::string text = file_text("/proc/" + std::to_string(pid) + "/cmdline");
+  std::replace(text.begin(), text.end(), '\0', ' ');
+  return text;
+}
+}  // namespace
+
+TEST_CASE("runs of plain JUnit 4 methods go to JUnit 4 without the Platform, with the same outcomes; others keep it",
+          "[integration][local_jvm]") {
+  backend::LocalJvmExecutor ex(class_load_config("direct-junit4", {testing::jvm_basic_classpath()}));
+  auto plain = run(ex, {polluter, "demo.basic.StringsTest#ignored", "demo.basic.StringsTest#joins", victim});
+  REQUIRE(plain.results.size() == 4);
+  CHECK(plain.results[0].outcome == Outcome::pass);
+  CHECK(plain.results[1].outcome == Outcome::skipped);
+  CHECK(plain.results[2].outcome == Outcome::pass);
+  CHECK(plain.results[3].outcome == Outcome::fail);  // the victim meets the polluter's entry: one JVM
+  auto log = file_text(plain.log_path);
+  CHECK(log.find(direct_line) != std::string::npos);
+  CHECK(log.find("org.junit.platform.launcher.core.LauncherFactory ") == std::string::npos);
+
+  // A JUnit 5 test among them, or alone: the Platform runs them, as before.
+  for (const auto& tests : std::vector<std::vector<std::string>>{{polluter, "demo.basic.MathTest#adds"}, {"demo.basic.MathTest#adds"}}) {
+    auto mixed = run(ex, tests);
+    REQUIRE(mixed.results.size() == tests.size());
+    for (const auto& r : mixed.results) CHECK(r.outcome == Outcome::pass);
+    log = file_text(mixed.log_path);
+    CHECK(log.find(direct_line) == std::string::npos);
+    CHECK(log.find("org.junit.platform.launcher.core.LauncherFactory ") != std::string::npos);
+  }
+}
+
+TEST_CASE("a project that configures the Platform keeps it for its JUnit 4 tests too", "[integration][local_jvm]") {
+  const auto dir = testing::fresh_dir("direct-junit4-properties") / "resources";
+  std::filesystem::create_directories(dir);
+  std::ofstream(dir / "junit-platform.properties") << "# a project's own Platform settings\n";
+  backend::LocalJvmExecutor ex(class_load_config("direct-junit4-configured", {testing::jvm_basic_classpath(), dir.string()}));
+  auto report = run(ex, {polluter});
+  REQUIRE(report.results.size() == 1);
+  CHECK(report.results[0].outcome == Outcome::pass);
+  CHECK(file_text(report.log_path).find(direct_line) == std::string::npos);
+}
+
+TEST_CASE("after discovering plain JUnit 4 tests, spares warm JUnit 4 alone and the runs still take them",
+          "[integration][local_jvm][prestart]") {
+  core::CancelFlag cancel{false};
+  {
+    // JUnit 5 tests: the spares warm the Platform as well, as before.
+    backend::LocalJvmExecutor ex(spare_config("prestart-warm-platform"));
+    REQUIRE(ex.discover({core::TestId::parse("demo.basic.MathTest#adds").value()}, cancel));
+    (void)run(ex, {"demo.basic.MathTest#adds"});
+    REQUIRE(eventually([&] { return ex.spare_pids().size() == 1; }));
+    CHECK(command_line(ex.spare_pids().front()).find("--warm junit4") == std::string::npos);
+  }
+  auto c = spare_config("prestart-warm-junit4", {"-Xlog:class+load=info"});
+  backend::LocalJvmExecutor ex(c);
+  REQUIRE(ex.discover({core::TestId::parse(polluter).value(), core::TestId::parse("demo.basic.StringsTest").value()}, cancel));
+  auto first = run(ex, {polluter});
+  REQUIRE(eventually([&] { return ex.spare_pids().size() == 1; }));
+  CHECK(command_line(ex.spare_pids().front()).find("--warm junit4") != std::string::npos);
+  auto second = run(ex, {"demo.basic.StringsTest#joins", polluter});
+  CHECK(second.prestarted);
+  REQUIRE(second.results.size() == 2);
+  CHECK(second.results[0].outcome == Outcome::pass);
+  CHECK(second.results[1].outcome == Outcome::pass);
+  const auto log = file_text(second.log_path);
+  CHECK(log.find(ready_line) != std::string::npos);
+  CHECK(log.find(direct_line) != std::string::npos);
+  CHECK(log.find("org.junit.platform.launcher.core.LauncherFactory ") == std::string::npos);  // neither before nor after
+}

@@ -111,6 +111,19 @@ TEST_CASE("discovery streams list tests and missing ids", "[backend][runner]") {
   CHECK(d->discovery.missing[0].second == "class not found");
 }
 
+TEST_CASE("discovery says whether the runs go to JUnit 4 without the Platform; anything but true is no", "[backend][runner]") {
+  auto yes = parse_discover_stream("{\"event\":\"test\",\"test\":\"p.A#one\"}\n{\"event\":\"direct\",\"junit4\":true}\n{\"event\":\"done\"}\n");
+  REQUIRE(yes);
+  CHECK(yes->junit4_direct);
+  for (const char* line : {"{\"event\":\"direct\",\"junit4\":false}\n", "{\"event\":\"direct\",\"junit4\":\"true\"}\n",
+                           "{\"event\":\"direct\"}\n", ""}) {
+    INFO(line);
+    auto no = parse_discover_stream(std::string(line) + "{\"event\":\"done\"}\n");
+    REQUIRE(no);
+    CHECK_FALSE(no->junit4_direct);
+  }
+}
+
 TEST_CASE("a shuffled run's finished line carries the sites whose order was permuted", "[backend][runner][shuffle]") {
   std::string text =
       "{\"event\":\"started\",\"index\":0,\"test\":\"p.A#one\"}\n"

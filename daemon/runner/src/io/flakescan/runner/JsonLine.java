@@ -19,6 +19,12 @@ final class JsonLine {
         return this;
     }
 
+    JsonLine put(String key, boolean value) {
+        key(key);
+        out.append(value);
+        return this;
+    }
+
     JsonLine put(String key, double value) {
         key(key);
         appendMillis(out, value);

@@ -12,18 +12,20 @@ import java.util.List;
  *   java -cp PROJECT_CP:RUNNER_CP io.flakescan.runner.Main run      --tests-file F --results R
  *   java -cp PROJECT_CP:RUNNER_CP io.flakescan.runner.Main discover --tests-file F --results R
  *   java -XX:ArchiveClassesAtExit=A -cp JARS io.flakescan.runner.Main warmup --results R
- *   java -cp PROJECT_CP:RUNNER_CP io.flakescan.runner.Main wait     --tests-file F --results R
+ *   java -cp PROJECT_CP:RUNNER_CP io.flakescan.runner.Main wait [--warm junit4] --tests-file F --results R
  * </pre>
  * F holds one test id per line ("pkg.Class#method", "pkg.Outer$Nested#method" or "pkg.Class").
  * {@code run} executes the ids in exactly that order (repeats allowed) and writes one "started"
  * and one "finished" line per entry to R, and an "exit" line naming the caller when a test
  * calls System.exit (ExitWatch); {@code discover} writes one "test" line per test of each id
- * (each once), or a "missing" line, and a "classpath" line saying whether a file of a class
- * directory is also in a jar (ClasspathShadows); {@code warmup} runs a few built-in JUnit 4 and
+ * (each once), or a "missing" line, a "classpath" line saying whether a file of a class
+ * directory is also in a jar (ClasspathShadows), and a "direct" line saying whether runs of
+ * those tests skip the Platform (DirectJUnit4); {@code warmup} runs a few built-in JUnit 4 and
  * JUnit 5 tests the ways {@code run} does, in the JVM that dumps the runner's class data
  * archive; {@code wait} is a JVM started ahead of its run (Prestart): it gets ready without
  * touching the project, then reads one line from stdin and, when it is "run", does what
  * {@code run} does (F is written by then); on anything else it exits 0 having run nothing.
+ * With {@code --warm junit4} it gets ready for JUnit 4 alone, for runs that skip the Platform.
  * The exit status is 0 when the runner itself worked,
  * whatever the tests did.
  */
@@ -40,10 +42,12 @@ public final class Main {
         String mode = null;
         String testsFile = null;
         String resultsFile = null;
+        boolean warmPlatform = true;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--tests-file": testsFile = args[++i]; break;
                 case "--results": resultsFile = args[++i]; break;
+                case "--warm": warmPlatform = !"junit4".equals(args[++i]); break;
                 default: mode = args[i];
             }
         }
@@ -52,7 +56,7 @@ public final class Main {
             System.exit(2);
         }
         if (mode.equals("wait")) {
-            Prestart.getReady();
+            Prestart.getReady(warmPlatform);
             // In the run's log: what comes before this line, the JVM did before it knew its tests.
             System.err.println("flakescan runner: ready, waiting for the daemon to say run");
             try {
@@ -84,7 +88,7 @@ public final class Main {
                 runner.discover(ids);
                 sink.write(new JsonLine().put("event", "classpath").put("shadowed", ClasspathShadows.first()));
             } else if (mode.equals("warmup")) {
-                Prestart.getReady();  // so that the archive also holds what a waiting JVM loads
+                Prestart.getReady(true);  // so that the archive also holds what a waiting JVM loads
                 runner.run(ids);
             } else {
                 System.err.println("unknown mode " + mode);

@@ -34,11 +34,15 @@ import org.junit.platform.launcher.core.LauncherFactory;
  * one call per test was most of the run. The order the entries really started in is
  * checked; a class whose engine did not keep it is never grouped again. An entry listed in
  * classRunStarts (a line "|" before it in the tests file) never joins the group before it: its
- * class runs again from the start, @BeforeClass/@BeforeAll included, in this JVM.
+ * class runs again from the start, @BeforeClass/@BeforeAll included, in this JVM. A run whose
+ * ids are all plain JUnit 4 methods never starts the Platform at all (DirectJUnit4).
  */
 final class OrderedRunner {
     private final ResultSink sink;
-    private final Launcher launcher = LauncherFactory.create();
+    /** Made at first use: a run that DirectJUnit4 takes never builds one. */
+    private Launcher launcher;
+    /** The run's ids all go to JUnit 4 directly (DirectJUnit4): no Platform discovery. */
+    private boolean direct;
     /** class name -> (test id -> unique ids), in discovery order. */
     private final Map<String, Map<String, List<String>>> classes = new HashMap<>();
     private final Map<String, String> classProblems = new HashMap<>();
@@ -72,6 +76,9 @@ final class OrderedRunner {
                     if (listed.add(test)) sink.write(new JsonLine().put("event", "test").put("test", test));
             }
         }
+        // Whether runs of these tests will go to JUnit 4 without the Platform: the daemon then has
+        // its waiting JVMs warm JUnit 4 alone (Prestart).
+        sink.write(new JsonLine().put("event", "direct").put("junit4", DirectJUnit4.all(new ArrayList<>(listed))));
     }
 
     /** Why `id` names no test; names the test of a nested class with that method, if any. */
@@ -83,7 +90,10 @@ final class OrderedRunner {
     }
 
     void run(List<String> ids) {
-        prefetch(ids);
+        direct = DirectJUnit4.all(ids);
+        // In the run's log, so that a user (and a test) can tell which way the run went.
+        if (direct) System.err.println("flakescan runner: plain JUnit 4 methods, run by JUnit 4 without the Platform");
+        else prefetch(ids);
         ShuffleControl.startIfRequested();
         ThreadsControl.prepareIfRequested();
         int index = 0;
@@ -109,7 +119,7 @@ final class OrderedRunner {
         OutcomeListener listener = new OutcomeListener();
         long start = System.nanoTime();
         List<UniqueIdSelector> selectors = uniqueIds.stream().map(u -> selectUniqueId(u)).collect(Collectors.toList());
-        launcher.execute(request().selectors(selectors).build(), listener);
+        launcher().execute(request().selectors(selectors).build(), listener);
         double millis = (System.nanoTime() - start) / 1e6;
         sink.finished(listener.result().toJson().put("index", index).put("test", id).put("duration_ms", millis));
     }
@@ -147,6 +157,7 @@ final class OrderedRunner {
 
     /** A method of a JUnit 4 class that JUnit 4's default runner runs (JUnit4Group): any order, repeats included. */
     private boolean plainJUnit4(String id) {
+        if (direct) return true;
         if (!id.contains("#")) return false;
         List<String> uniqueIds = uniqueIdsOf(id);
         return uniqueIds.size() == 1 && uniqueIds.get(0).startsWith("[engine:junit-vintage]")
@@ -198,7 +209,7 @@ final class OrderedRunner {
             builder.configurationParameter("junit.jupiter.testmethod.order.default", JupiterMethodOrder.class.getName());
         }
         try {
-            launcher.execute(builder.build(), listener);
+            launcher().execute(builder.build(), listener);
         } finally {
             if (ordered) WantedMethodOrder.clear(cls);
         }
@@ -208,6 +219,11 @@ final class OrderedRunner {
             System.err.println("flakescan runner: the engine did not run " + cls + "'s tests in their discovery order; "
                     + "its tests now run one launcher call each");
         }
+    }
+
+    private Launcher launcher() {
+        if (launcher == null) launcher = LauncherFactory.create();
+        return launcher;
     }
 
     private List<String> uniqueIdsOf(String id) {
@@ -242,7 +258,7 @@ final class OrderedRunner {
             }
         }
         if (todo.size() < 2) return;
-        TestPlan plan = launcher.discover(request()
+        TestPlan plan = launcher().discover(request()
                 .selectors(todo.stream().map(c -> selectClass(c)).collect(Collectors.toList())).build());
         for (TestIdentifier root : plan.getRoots()) {
             for (TestIdentifier child : plan.getChildren(root)) {
@@ -266,7 +282,7 @@ final class OrderedRunner {
             classProblems.put(cls, "class not found on the classpath: " + cls);
             return null;
         }
-        TestPlan plan = launcher.discover(request().selectors(selectClass(cls)).build());
+        TestPlan plan = launcher().discover(request().selectors(selectClass(cls)).build());
         Map<String, List<String>> tests = new LinkedHashMap<>();
         for (TestIdentifier root : plan.getRoots()) collect(plan, root, tests);
         classes.put(cls, tests);

@@ -39,15 +39,19 @@ import org.junit.platform.launcher.core.LauncherFactory;
 final class Prestart {
     private Prestart() {}
 
-    /** Warms JUnit 4 and the platform on the runner's own samples; never throws. */
-    static void getReady() {
+    /**
+     * Warms JUnit 4 and, with `platform`, the platform on the runner's own samples; never throws.
+     * Without: the run's tests all go to JUnit 4 directly (DirectJUnit4), and warming the
+     * platform would cost some 80 ms of CPU that no run uses (docs/benchmarks.md, 2026-11-29).
+     */
+    static void getReady(boolean platform) {
         warmFiles();
         try {
             JUnit4Group.run("io.flakescan.runner.warmup.JUnit4Sample", List.of("second", "first"), DISCARD);
         } catch (RuntimeException | LinkageError e) {
             // best effort: the run only lacks the warm-up
         }
-        if (projectMayHook()) return;
+        if (!platform || projectMayHook()) return;
         try {
             Launcher launcher = LauncherFactory.create(LauncherConfig.builder()
                     .enableTestEngineAutoRegistration(false)

@@ -1,0 +1,101 @@
+package io.flakescan.runner;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.lang.annotation.Annotation;
+import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
+import java.net.URL;
+import java.nio.charset.StandardCharsets;
+import java.util.Enumeration;
+import java.util.List;
+
+/**
+ * Whether a run's ids can go to JUnit 4 without the JUnit Platform discovering them first.
+ * A run of plain JUnit 4 methods goes through JUnit4Group whatever the Platform says, and the
+ * Platform's only part in it was discovery, to learn that the Vintage engine alone claims each
+ * id: a launcher built and the class discovered by both engines, some 50 ms of CPU in every
+ * runner JVM (docs/benchmarks.md, 2026-11-29), about a third of what the JUnit 4 run itself
+ * costs. Here the same facts come from reflection: the class is plain for JUnit4Group, not
+ * abstract and not nested; the method is the only public method of that name, takes nothing,
+ * is not static, carries JUnit 4's @Test and no JUnit 5 annotation, and the class carries no
+ * JUnit 5 annotation either. Any doubt, and any way the project could hook into the Platform
+ * (a junit-platform.properties, or a service file naming an engine or listener that is not
+ * JUnit's own, i.e. outside the org.junit packages), sends the run the usual way. A class is
+ * loaded, never initialised, as in discovery.
+ */
+final class DirectJUnit4 {
+    private DirectJUnit4() {}
+
+    /** Service files through which a project adds to what the Platform does when it discovers or runs. */
+    private static final List<String> PLATFORM_SERVICES = List.of(
+            "META-INF/services/org.junit.platform.engine.TestEngine",
+            "META-INF/services/org.junit.platform.launcher.LauncherSessionListener",
+            "META-INF/services/org.junit.platform.launcher.LauncherDiscoveryListener",
+            "META-INF/services/org.junit.platform.launcher.PostDiscoveryFilter",
+            "META-INF/services/org.junit.platform.launcher.TestExecutionListener");
+
+    /** True when every id can run through JUnit4Group with no Platform discovery. */
+    static boolean all(List<String> ids) {
+        if (ids.isEmpty()) return false;
+        ClassLoader loader = Thread.currentThread().getContextClassLoader();
+        if (loader.getResource("junit-platform.properties") != null) return false;
+        try {
+            for (String service : PLATFORM_SERVICES)
+                if (othersThanJUnits(loader, service)) return false;
+        } catch (IOException e) {
+            return false;
+        }
+        try {
+            for (String id : ids)
+                if (!runnable(id, loader)) return false;
+            return true;
+        } catch (LinkageError e) {
+            return false;  // JUnit 4 itself is not on the classpath, or a class does not link
+        }
+    }
+
+    /** Whether a service file of that name anywhere on the classpath names a class outside org.junit. */
+    private static boolean othersThanJUnits(ClassLoader loader, String service) throws IOException {
+        Enumeration<URL> files = loader.getResources(service);
+        while (files.hasMoreElements()) {
+            try (InputStream in = files.nextElement().openStream()) {
+                for (String line : new String(in.readAllBytes(), StandardCharsets.UTF_8).split("\n")) {
+                    int comment = line.indexOf('#');
+                    String name = (comment < 0 ? line : line.substring(0, comment)).trim();
+                    if (!name.isEmpty() && !name.startsWith("org.junit.")) return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    private static boolean runnable(String id, ClassLoader loader) {
+        int hash = id.indexOf('#');
+        if (hash < 0) return false;
+        String className = id.substring(0, hash);
+        String name = id.substring(hash + 1);
+        if (className.contains("$") || !JUnit4Group.plain(className)) return false;
+        Class<?> cls;
+        try {
+            cls = Class.forName(className, false, loader);
+        } catch (ClassNotFoundException e) {
+            return false;
+        }
+        if (Modifier.isAbstract(cls.getModifiers()) || fromJupiter(cls.getAnnotations())) return false;
+        Method found = null;
+        for (Method m : cls.getMethods()) {
+            if (!m.getName().equals(name)) continue;
+            if (found != null) return false;  // overloads: the Platform names them its own way
+            found = m;
+        }
+        return found != null && found.getParameterCount() == 0 && !Modifier.isStatic(found.getModifiers())
+                && found.isAnnotationPresent(org.junit.Test.class) && !fromJupiter(found.getAnnotations());
+    }
+
+    private static boolean fromJupiter(Annotation[] annotations) {
+        for (Annotation a : annotations)
+            if (a.annotationType().getName().startsWith("org.junit.jupiter.")) return true;
+        return false;
+    }
+}
