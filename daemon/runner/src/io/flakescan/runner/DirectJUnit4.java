@@ -14,9 +14,9 @@ import java.util.List;
  * Whether a run's ids can go to JUnit 4 without the JUnit Platform discovering them first.
  * A run of plain JUnit 4 methods goes through JUnit4Group whatever the Platform says, and the
  * Platform's only part in it was discovery, to learn that the Vintage engine alone claims each
- * id: a launcher built and the class discovered by both engines, some 50 ms of CPU in every
- * runner JVM (docs/benchmarks.md, 2026-11-29), about a third of what the JUnit 4 run itself
- * costs. Here the same facts come from reflection: the class is plain for JUnit4Group, not
+ * id: a launcher built and the class discovered by both engines. Without it a runner JVM of
+ * one JUnit 4 test took 107 to 118 ms of CPU, against 178 to 196 with it (docs/benchmarks.md,
+ * 2026-11-29). Here the same facts come from reflection: the class is plain for JUnit4Group, not
  * abstract and not nested; the method is the only public method of that name, takes nothing,
  * is not static, carries JUnit 4's @Test and no JUnit 5 annotation, and the class carries no
  * JUnit 5 annotation either. Any doubt, and any way the project could hook into the Platform
