@@ -115,4 +115,70 @@ core::Verdict check_deciding(core::Verdict v, const std::vector<core::RecordedRu
   return v;
 }
 
+core::Verdict check_other_runs(core::Verdict v, const std::vector<core::RecordedRun>& runs) {
+  const bool not_flaky = v.verdict == core::VerdictKind::not_flaky;
+  if (!not_flaky && v.verdict != core::VerdictKind::failing) return v;
+  // Counted observations of the other kind are honest_verdict's to weigh. With none counted,
+  // every one found here is new.
+  if (not_flaky ? v.runs.failed > 0 : v.runs.passed > 0) return v;
+  const core::RecordedRun* first = nullptr;
+  const core::TestResult* first_result = nullptr;
+  const core::RecordedRun* some_pass = nullptr;
+  int found = 0;
+  for (const auto& run : runs) {
+    if (run.spec.technique == intervention_technique || run.spec.shuffle || run.spec.schedule) continue;
+    for (size_t i = 0; i < run.spec.tests.size() && i < run.report.results.size(); ++i) {
+      if (run.spec.tests[i] != v.test) continue;
+      const auto outcome = run.report.results[i].outcome;
+      if (outcome == core::Outcome::pass && !some_pass) some_pass = &run;
+      if (not_flaky ? !core::is_failure(outcome) : outcome != core::Outcome::pass) continue;
+      if (!first) first = &run, first_result = &run.report.results[i];
+      ++found;
+    }
+  }
+  if (!first) return v;
+  auto findings = core::findings_of(v);
+  core::Finding seen;
+  seen.technique = first->spec.technique;
+  seen.verdict = core::VerdictKind::flaky;
+  seen.category = core::Category::unknown;
+  const std::string where = "run " + std::to_string(first->id) + ", which " + first->spec.technique + " made for " +
+                            (first->spec.purpose.empty() ? "other tests" : first->spec.purpose);
+  if (not_flaky) {
+    seen.evidence.failing_run = first->id;
+    seen.evidence.passing_run = v.evidence.passing_run ? v.evidence.passing_run : (some_pass ? std::optional(some_pass->id) : std::nullopt);
+    seen.evidence.reason = "passed every run counted for it, but failed " + std::to_string(found) + " time(s) in runs made for other tests, first in " + where +
+                           (first_result->message.empty() ? "" : ": " + first_result->message);
+    v.runs.failed += found;
+    core::FailureGroup group;
+    group.signature = first_result->signature;
+    group.exception_type = first_result->exception_type;
+    group.message = first_result->message;
+    group.count = found;
+    group.example_run = first->id;
+    v.evidence.failures.push_back(std::move(group));
+  } else {
+    seen.evidence.passing_run = first->id;
+    seen.evidence.failing_run = v.evidence.failing_run;
+    seen.evidence.reason = "failed every run counted for it, but passed " + std::to_string(found) +
+                           " time(s) in runs made for other tests, first in " + where;
+    v.runs.passed += found;
+  }
+  v.runs.total += found;
+  if (!seen.evidence.passing_run || !seen.evidence.failing_run) {
+    // Nothing to set against it (no pass of a not_flaky test was recorded): the failures count, honest_verdict decides.
+    v.findings = std::move(findings);
+    return v;
+  }
+  findings.push_back(seen);
+  v.findings = std::move(findings);
+  v.verdict = core::VerdictKind::flaky;
+  v.category = core::Category::unknown;
+  v.technique = seen.technique;
+  auto failures = std::move(v.evidence.failures);
+  v.evidence = seen.evidence;
+  v.evidence.failures = std::move(failures);
+  return v;
+}
+
 }  // namespace flakescan::core

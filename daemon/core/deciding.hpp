@@ -25,4 +25,12 @@ inline constexpr const char* intervention_technique = "repair-intervention";
 
 Verdict check_deciding(Verdict v, const std::vector<RecordedRun>& runs);
 
+// A test's outcome in a run made for another test (the prefix of another suspect's order, a
+// class mate's isolation) is an observation of it too, though no technique counted it for
+// this test. A `not_flaky` verdict with such a failure, or a `failing` one with such a pass,
+// becomes `flaky`, category `unknown`, naming that run; its earlier findings stay, and the
+// runs found are added to its counts. The same runs are left out as above (intervention,
+// shuffled, scheduled). Any other verdict is returned as it is.
+Verdict check_other_runs(Verdict v, const std::vector<RecordedRun>& runs);
+
 }  // namespace flakescan::core

@@ -35,7 +35,7 @@ std::vector<core::Verdict> decide_verdicts(const std::vector<std::string>& tests
       verdicts.push_back(could_not_run(test, "no technique reached this test"));
       continue;
     }
-    core::Verdict v = scan_runs ? core::check_deciding(it->second, *scan_runs) : it->second;
+    core::Verdict v = scan_runs ? core::check_other_runs(core::check_deciding(it->second, *scan_runs), *scan_runs) : it->second;
     verdicts.push_back(core::honest_verdict(std::move(v)));
   }
   return verdicts;

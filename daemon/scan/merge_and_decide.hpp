@@ -4,7 +4,8 @@
 //
 // Per test the techniques' verdicts are merged (core::merge_verdicts, every finding kept);
 // each order or NIO finding is then checked against every stored run of the scan
-// (core::check_deciding) and the verdict is made to agree with its runs
+// (core::check_deciding), the test's outcomes in runs made for other tests are taken in
+// (core::check_other_runs), and the verdict is made to agree with its runs
 // (core::honest_verdict: a test seen to fail is never `not_flaky`).
 #include <map>
 #include <string>

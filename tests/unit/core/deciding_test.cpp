@@ -172,3 +172,67 @@ TEST_CASE("deciding: scheduled runs (technique threads) neither void an order no
                                             run(3, {"p.S#setUp", "p.T#m"}, {Outcome::pass, Outcome::pass})};
   CHECK(core::check_deciding(brittle, order_runs).findings.empty());
 }
+
+namespace {
+core::Verdict counted(core::VerdictKind kind, int passed, int failed) {
+  core::Verdict v{.test = "p.T#m", .verdict = kind, .technique = "suite"};
+  v.runs = {.total = passed + failed, .passed = passed, .failed = failed};
+  v.evidence.reason = "what the technique said";
+  if (passed) v.evidence.passing_run = 1;
+  if (failed) v.evidence.failing_run = 1;
+  return v;
+}
+}  // namespace
+
+TEST_CASE("deciding: a failure in a run made for another test keeps a test from not_flaky", "[scan][deciding]") {
+  // The suite benchmark's case: a randomly failing test passed all its rounds (run 1), then
+  // failed in the prefix of another suspect's order (run 3), which no technique counted for it.
+  auto r3 = run(3, {"p.T#m", "p.V#victim"}, {Outcome::fail, Outcome::fail});
+  r3.spec.technique = "suite";
+  r3.spec.purpose = "reproduce the order p.V#victim failed in";
+  r3.report.results[0].message = "random failure";
+  r3.report.results[0].signature = "sig";
+  std::vector<core::RecordedRun> runs{run(1, {"p.T#m", "p.V#victim"}, {Outcome::pass, Outcome::pass}), run(2, {"p.V#victim"}, {Outcome::pass}), r3};
+  auto v = core::honest_verdict(core::check_other_runs(counted(core::VerdictKind::not_flaky, 1, 0), runs));
+  CHECK(v.verdict == core::VerdictKind::flaky);
+  CHECK(v.category == core::Category::unknown);
+  CHECK(v.evidence.failing_run == 3);
+  CHECK(v.evidence.passing_run == 1);
+  CHECK(v.runs.failed == 1);
+  CHECK(v.runs.total == 2);
+  REQUIRE(v.evidence.failures.size() == 1);
+  CHECK(v.evidence.failures[0].example_run == 3);
+  CHECK(v.evidence.reason.find("run 3, which suite made for reproduce the order p.V#victim failed in: random failure") != std::string::npos);
+  // The technique's own finding stays beside the new one.
+  REQUIRE(v.findings.size() == 2);
+  CHECK(v.findings[0].verdict == core::VerdictKind::not_flaky);
+  CHECK(v.findings[0].evidence.reason == "what the technique said");
+}
+
+TEST_CASE("deciding: a pass in a run made for another test keeps a test from failing", "[scan][deciding]") {
+  std::vector<core::RecordedRun> runs{run(1, {"p.T#m"}, {Outcome::fail}), run(2, {"p.U#x", "p.T#m"}, {Outcome::pass, Outcome::pass})};
+  auto v = core::honest_verdict(core::check_other_runs(counted(core::VerdictKind::failing, 0, 1), runs));
+  CHECK(v.verdict == core::VerdictKind::flaky);
+  CHECK(v.evidence.passing_run == 2);
+  CHECK(v.evidence.failing_run == 1);
+  CHECK(v.runs.passed == 1);
+}
+
+TEST_CASE("deciding: other runs change nothing when they agree, or when they change the program, the JDK or the schedule",
+          "[scan][deciding]") {
+  auto repaired = run(2, {"p.T#m"}, {Outcome::fail});
+  repaired.spec.technique = core::intervention_technique;
+  auto shuffled = run(3, {"p.T#m"}, {Outcome::fail});
+  shuffled.spec.shuffle = core::ShuffleSpec{.seed = 7};
+  auto scheduled = run(4, {"p.T#m"}, {Outcome::error});
+  scheduled.spec.schedule = core::ScheduleSpec{};
+  std::vector<core::RecordedRun> runs{run(1, {"p.T#m", "p.U#x"}, {Outcome::pass, Outcome::fail}), repaired, shuffled, scheduled,
+                                      run(5, {"p.U#x", "p.T#m"}, {Outcome::fail, Outcome::skipped})};
+  auto v = core::check_other_runs(counted(core::VerdictKind::not_flaky, 1, 0), runs);
+  CHECK(v.verdict == core::VerdictKind::not_flaky);
+  CHECK(v.runs.failed == 0);
+  CHECK(v.findings.empty());
+  // A flaky verdict is left to check_deciding and honest_verdict.
+  auto flaky = counted(core::VerdictKind::flaky, 1, 1);
+  CHECK(core::check_other_runs(flaky, {run(9, {"p.T#m"}, {Outcome::fail})}).runs.failed == 1);
+}
