@@ -38,6 +38,8 @@ std::vector<size_t> finding_starts(const core::Finding& f) {
   return out;
 }
 
+std::string times(int n) { return n == 1 ? "once" : n == 2 ? "twice" : std::to_string(n) + " times"; }
+
 const core::RecordedRun* contradicting(const std::vector<core::RecordedRun>& runs, const std::vector<std::string>& order,
                                        const std::vector<size_t>& order_starts, bool want_failure) {
   if (order.empty()) return nullptr;
@@ -142,13 +144,15 @@ core::Verdict check_other_runs(core::Verdict v, const std::vector<core::Recorded
   seen.technique = first->spec.technique;
   seen.verdict = core::VerdictKind::flaky;
   seen.category = core::Category::unknown;
-  const std::string where = "run " + std::to_string(first->id) + ", which " + first->spec.technique + " made for " +
-                            (first->spec.purpose.empty() ? "other tests" : first->spec.purpose);
+  std::string where = "run " + std::to_string(first->id);
+  if (!first->spec.technique.empty())
+    where += ", which " + first->spec.technique + " made for " + (first->spec.purpose.empty() ? "other tests" : first->spec.purpose);
   if (not_flaky) {
     seen.evidence.failing_run = first->id;
-    seen.evidence.passing_run = v.evidence.passing_run ? v.evidence.passing_run : (some_pass ? std::optional(some_pass->id) : std::nullopt);
-    seen.evidence.reason = "passed every run counted for it, but failed " + std::to_string(found) + " time(s) in runs made for other tests, first in " + where +
-                           (first_result->message.empty() ? "" : ": " + first_result->message);
+    seen.evidence.passing_run = v.evidence.passing_run;
+    if (!seen.evidence.passing_run && some_pass) seen.evidence.passing_run = some_pass->id;
+    seen.evidence.reason = "passed every run counted for it, but failed " + times(found) + " in runs made for other tests, first in " +
+                           where + (first_result->message.empty() ? "" : ": " + first_result->message);
     v.runs.failed += found;
     core::FailureGroup group;
     group.signature = first_result->signature;
@@ -160,8 +164,7 @@ core::Verdict check_other_runs(core::Verdict v, const std::vector<core::Recorded
   } else {
     seen.evidence.passing_run = first->id;
     seen.evidence.failing_run = v.evidence.failing_run;
-    seen.evidence.reason = "failed every run counted for it, but passed " + std::to_string(found) +
-                           " time(s) in runs made for other tests, first in " + where;
+    seen.evidence.reason = "failed every run counted for it, but passed " + times(found) + " in runs made for other tests, first in " + where;
     v.runs.passed += found;
   }
   v.runs.total += found;

@@ -202,7 +202,9 @@ TEST_CASE("deciding: a failure in a run made for another test keeps a test from 
   CHECK(v.runs.total == 2);
   REQUIRE(v.evidence.failures.size() == 1);
   CHECK(v.evidence.failures[0].example_run == 3);
-  CHECK(v.evidence.reason.find("run 3, which suite made for reproduce the order p.V#victim failed in: random failure") != std::string::npos);
+  CHECK(v.evidence.reason ==
+        "passed every run counted for it, but failed once in runs made for other tests, first in run 3, which suite made for "
+        "reproduce the order p.V#victim failed in: random failure");
   // The technique's own finding stays beside the new one.
   REQUIRE(v.findings.size() == 2);
   CHECK(v.findings[0].verdict == core::VerdictKind::not_flaky);
@@ -210,12 +212,15 @@ TEST_CASE("deciding: a failure in a run made for another test keeps a test from 
 }
 
 TEST_CASE("deciding: a pass in a run made for another test keeps a test from failing", "[scan][deciding]") {
-  std::vector<core::RecordedRun> runs{run(1, {"p.T#m"}, {Outcome::fail}), run(2, {"p.U#x", "p.T#m"}, {Outcome::pass, Outcome::pass})};
+  auto other = run(2, {"p.U#x", "p.T#m"}, {Outcome::pass, Outcome::pass});
+  other.spec.technique = "order";
+  std::vector<core::RecordedRun> runs{run(1, {"p.T#m"}, {Outcome::fail}), other};
   auto v = core::honest_verdict(core::check_other_runs(counted(core::VerdictKind::failing, 0, 1), runs));
   CHECK(v.verdict == core::VerdictKind::flaky);
   CHECK(v.evidence.passing_run == 2);
   CHECK(v.evidence.failing_run == 1);
   CHECK(v.runs.passed == 1);
+  CHECK(v.evidence.reason == "failed every run counted for it, but passed once in runs made for other tests, first in run 2, which order made for other tests");
 }
 
 TEST_CASE("deciding: other runs change nothing when they agree, or when they change the program, the JDK or the schedule",
