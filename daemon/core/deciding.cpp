@@ -11,6 +11,12 @@ namespace {
 
 bool order_category(core::Category c) { return c == core::Category::order_dependent || c == core::Category::nio; }
 
+// Runs that change the program (repair), the JDK (shuffle) or the schedule (threads) on
+// purpose: their outcomes say what the change did, not what an order or a plain run gives.
+bool changed_on_purpose(const core::RecordedRun& run) {
+  return run.spec.technique == intervention_technique || run.spec.shuffle || run.spec.schedule;
+}
+
 // The first run that began with `order` and gave the test (its last entry) the outcome that
 // contradicts the order: a pass when `want_failure`, a failure otherwise.
 // Where a class runs again inside the first `size` tests (RunSpec::class_run_starts): the
@@ -46,7 +52,7 @@ const core::RecordedRun* contradicting(const std::vector<core::RecordedRun>& run
   const size_t at = order.size() - 1;
   const auto wanted_starts = starts_within(order_starts, order.size());
   for (const auto& run : runs) {
-    if (run.spec.technique == intervention_technique || run.spec.shuffle || run.spec.schedule) continue;
+    if (changed_on_purpose(run)) continue;
     const auto& tests = run.spec.tests;
     if (tests.size() < order.size() || !std::equal(order.begin(), order.end(), tests.begin())) continue;
     if (starts_within(run.spec.class_run_starts, order.size()) != wanted_starts) continue;
@@ -128,7 +134,7 @@ core::Verdict check_other_runs(core::Verdict v, const std::vector<core::Recorded
   const core::RecordedRun* some_pass = nullptr;
   int found = 0;
   for (const auto& run : runs) {
-    if (run.spec.technique == intervention_technique || run.spec.shuffle || run.spec.schedule) continue;
+    if (changed_on_purpose(run)) continue;
     for (size_t i = 0; i < run.spec.tests.size() && i < run.report.results.size(); ++i) {
       if (run.spec.tests[i] != v.test) continue;
       const auto outcome = run.report.results[i].outcome;

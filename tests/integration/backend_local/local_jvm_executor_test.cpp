@@ -24,13 +24,17 @@ using core::Outcome;
 
 namespace {
 
-backend::LocalJvmExecutor executor(const std::string& name, std::vector<std::string> classpath) {
+backend::LocalJvmConfig plain_config(const std::string& name, std::vector<std::string> classpath) {
   backend::LocalJvmConfig c;
   c.runner_jar = testing::build_path("lib/flakescan-runner.jar");
   c.platform_jars = backend::default_platform_jars("/usr/share/java");
   c.classpath = std::move(classpath);
   c.work_dir = testing::fresh_dir(name);
-  return backend::LocalJvmExecutor(c);
+  return c;
+}
+
+backend::LocalJvmExecutor executor(const std::string& name, std::vector<std::string> classpath) {
+  return backend::LocalJvmExecutor(plain_config(name, std::move(classpath)));
 }
 
 std::vector<std::string> infra_cp() { return {testing::build_path("tests/fixtures/jvm-infra.jar").string()}; }
@@ -608,11 +612,7 @@ namespace {
 const std::string direct_line = "flakescan runner: plain JUnit 4 methods, run by JUnit 4 without the Platform";
 
 backend::LocalJvmConfig class_load_config(const std::string& name, std::vector<std::string> classpath) {
-  backend::LocalJvmConfig c;
-  c.runner_jar = testing::build_path("lib/flakescan-runner.jar");
-  c.platform_jars = backend::default_platform_jars("/usr/share/java");
-  c.classpath = std::move(classpath);
-  c.work_dir = testing::fresh_dir(name);
+  auto c = plain_config(name, std::move(classpath));
   c.jvm_args = {"-Xlog:class+load=info"};
   return c;
 }
