@@ -123,7 +123,7 @@ core::Verdict check_deciding(core::Verdict v, const std::vector<core::RecordedRu
   return v;
 }
 
-core::Verdict check_other_runs(core::Verdict v, const std::vector<core::RecordedRun>& runs) {
+core::Verdict check_other_runs(core::Verdict v, const RunIndex& runs) {
   const bool not_flaky = v.verdict == core::VerdictKind::not_flaky;
   if (!not_flaky && v.verdict != core::VerdictKind::failing) return v;
   // Counted observations of the other kind are honest_verdict's to weigh. With none counted,
@@ -133,16 +133,14 @@ core::Verdict check_other_runs(core::Verdict v, const std::vector<core::Recorded
   const core::TestResult* first_result = nullptr;
   const core::RecordedRun* some_pass = nullptr;
   int found = 0;
-  for (const auto& run : runs) {
-    if (changed_on_purpose(run)) continue;
-    for (size_t i = 0; i < run.spec.tests.size() && i < run.report.results.size(); ++i) {
-      if (run.spec.tests[i] != v.test) continue;
-      const auto outcome = run.report.results[i].outcome;
-      if (outcome == core::Outcome::pass && !some_pass) some_pass = &run;
-      if (not_flaky ? !core::is_failure(outcome) : outcome != core::Outcome::pass) continue;
-      if (!first) first = &run, first_result = &run.report.results[i];
-      ++found;
-    }
+  for (const auto& place : runs.places(v.test)) {
+    const auto& run = *place.run;
+    if (changed_on_purpose(run) || place.pos >= run.report.results.size()) continue;
+    const auto outcome = run.report.results[place.pos].outcome;
+    if (outcome == core::Outcome::pass && !some_pass) some_pass = &run;
+    if (not_flaky ? !core::is_failure(outcome) : outcome != core::Outcome::pass) continue;
+    if (!first) first = &run, first_result = &run.report.results[place.pos];
+    ++found;
   }
   if (!first) return v;
   auto findings = core::findings_of(v);

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "core/run.hpp"
+#include "core/run_index.hpp"
 #include "core/verdict.hpp"
 
 namespace flakescan::core {
@@ -31,6 +32,6 @@ Verdict check_deciding(Verdict v, const std::vector<RecordedRun>& runs);
 // becomes `flaky`, category `unknown`, naming that run; its earlier findings stay, and the
 // runs found are added to its counts. The same runs are left out as above (intervention,
 // shuffled, scheduled). Any other verdict is returned as it is.
-Verdict check_other_runs(Verdict v, const std::vector<RecordedRun>& runs);
+Verdict check_other_runs(Verdict v, const RunIndex& runs);
 
 }  // namespace flakescan::core

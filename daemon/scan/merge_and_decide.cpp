@@ -27,7 +27,7 @@ void merge_found(std::map<std::string, core::Verdict>& merged, std::vector<core:
 
 std::vector<core::Verdict> decide_verdicts(const std::vector<std::string>& tests,
                                            const std::map<std::string, core::Verdict>& merged,
-                                           const std::vector<core::RecordedRun>* scan_runs) {
+                                           const core::RunIndex* scan_runs) {
   std::vector<core::Verdict> verdicts;
   for (const auto& test : tests) {
     auto it = merged.find(test);
@@ -35,14 +35,15 @@ std::vector<core::Verdict> decide_verdicts(const std::vector<std::string>& tests
       verdicts.push_back(could_not_run(test, "no technique reached this test"));
       continue;
     }
-    core::Verdict v = scan_runs ? core::check_other_runs(core::check_deciding(it->second, *scan_runs), *scan_runs) : it->second;
+    core::Verdict v =
+        scan_runs ? core::check_other_runs(core::check_deciding(it->second, scan_runs->runs()), *scan_runs) : it->second;
     verdicts.push_back(core::honest_verdict(std::move(v)));
   }
   return verdicts;
 }
 
 std::vector<store::VerdictRow> publish_verdicts(const std::vector<core::Verdict>& verdicts, store::Store& store,
-                                                const std::vector<core::RecordedRun>* scan_runs, EventLog& events) {
+                                                const core::RunIndex* scan_runs, EventLog& events) {
   RunLookup lookup = [&](std::int64_t id) -> std::optional<core::RecordedRun> {
     auto r = store.run(id);
     return r ? std::optional(*r) : std::nullopt;

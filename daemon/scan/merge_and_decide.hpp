@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "core/run.hpp"
+#include "core/run_index.hpp"
 #include "core/verdict.hpp"
 #include "scan/event_log.hpp"
 #include "store/store.hpp"
@@ -25,15 +26,15 @@ core::Verdict could_not_run(const std::string& test, const std::string& reason);
 void merge_found(std::map<std::string, core::Verdict>& merged, std::vector<core::Verdict>& found);
 
 // One verdict per test of `tests`, in that order: the merged one, checked against `scan_runs`
-// (every run of the scan; null when they could not be read: no check) and made honest;
+// (an index of every run of the scan; null when they could not be read: no check) and made honest;
 // could_not_run for a test no technique reached.
 std::vector<core::Verdict> decide_verdicts(const std::vector<std::string>& tests,
                                            const std::map<std::string, core::Verdict>& merged,
-                                           const std::vector<core::RecordedRun>* scan_runs);
+                                           const core::RunIndex* scan_runs);
 
 // Renders each verdict (verdict_json.hpp; its run strip from `scan_runs`, when given), appends
 // it as a `verdict` event and returns the rows Store::save_verdicts takes.
 std::vector<store::VerdictRow> publish_verdicts(const std::vector<core::Verdict>& verdicts, store::Store& store,
-                                                const std::vector<core::RecordedRun>* scan_runs, EventLog& events);
+                                                const core::RunIndex* scan_runs, EventLog& events);
 
 }  // namespace flakescan::scan

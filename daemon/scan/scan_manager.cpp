@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <random>
 
 #include "scan/scan_json.hpp"
@@ -191,7 +192,9 @@ void ScanManager::run_scan(const std::shared_ptr<LiveScan>& scan) {
   // checks each finding against them, and each verdict's run strip is drawn from them.
   auto scan_runs = store_.runs_of_scan(scan->id);
   if (!scan_runs && !tests.empty()) log->error("scan {}: reading its runs back: {}", scan->id, scan_runs.error().message);
-  const std::vector<core::RecordedRun>* stored_runs = scan_runs ? &*scan_runs : nullptr;
+  std::optional<core::RunIndex> index;
+  if (scan_runs) index.emplace(*scan_runs);
+  const core::RunIndex* stored_runs = index ? &*index : nullptr;
   if (!tests.empty()) {
     auto decided = decide_verdicts(tests, found.merged, stored_runs);
     verdicts.insert(verdicts.end(), std::make_move_iterator(decided.begin()), std::make_move_iterator(decided.end()));

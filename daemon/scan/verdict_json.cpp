@@ -1,6 +1,8 @@
 #include "scan/verdict_json.hpp"
 
 #include <algorithm>
+#include <optional>
+#include <string>
 
 #include "report/findings_json.hpp"
 
@@ -12,41 +14,69 @@ using nlohmann::json;
 
 constexpr size_t max_stack = 8192;
 
-// The test's result in a run; when the test ran more than once in it (a NIO run: it passed,
-// then failed), the first failing occurrence, or with `want_pass` the first passing one, so
-// that a verdict's passing_run shows the pass and its failing_run the failure.
-const core::TestResult* result_of(const core::RecordedRun& run, const std::string& test, bool want_pass = false) {
-  const core::TestResult* first = nullptr;
-  for (const auto& r : run.report.results) {
-    if (r.test != test) continue;
-    if (want_pass ? r.outcome == core::Outcome::pass : core::is_failure(r.outcome)) return &r;
-    if (!first) first = &r;
+// The test's executions in `run`: from the index when the run is one of its runs, else by
+// looking through the run's order (a run read back from the store).
+std::vector<size_t> positions_in(const core::RecordedRun& run, const std::string& test, const core::RunIndex* index) {
+  std::vector<size_t> out;
+  if (index && index->by_id(run.id) == &run) {
+    for (const auto& place : index->places(test))
+      if (place.run == &run) out.push_back(place.pos);
+    return out;
   }
-  return first;
+  for (size_t i = 0; i < run.spec.tests.size(); ++i)
+    if (run.spec.tests[i] == test) out.push_back(i);
+  return out;
 }
 
-// The run, seen from `test`: its order, and the test's result in it.
-json run_json(const core::RecordedRun& run, const std::string& test, bool want_pass) {
-  json j{{"id", run.id}, {"order", run.spec.tests}, {"seed", run.spec.seed}, {"outcome", "infra"}};
-  const core::TestResult* chosen = result_of(run, test, want_pass);
-  if (!chosen) return j;
-  j["outcome"] = core::outcome_name(chosen->outcome);
-  j["duration_ms"] = chosen->duration_ms;
-  if (!chosen->message.empty()) j["message"] = chosen->message;
-  if (!chosen->exception_type.empty()) j["exception"] = chosen->exception_type;
-  if (!chosen->signature.empty()) j["signature"] = chosen->signature;
-  if (!chosen->stack.empty()) j["stack"] = chosen->stack.substr(0, max_stack);
+// The execution to show when the test ran more than once in the run (a NIO run: it passed,
+// then failed): the first failing one, or with `want_pass` the first passing one, so that a
+// verdict's passing_run shows the pass and its failing_run the failure; else the first
+// observed one; else the first (the run ended before it). Npos when the test is not in it.
+size_t shown_position(const core::RecordedRun& run, const std::vector<size_t>& positions, bool want_pass) {
+  size_t first_observed = std::string::npos;
+  for (size_t pos : positions) {
+    if (pos >= run.report.results.size()) continue;
+    const auto outcome = run.report.results[pos].outcome;
+    if (want_pass ? outcome == core::Outcome::pass : core::is_failure(outcome)) return pos;
+    if (first_observed == std::string::npos) first_observed = pos;
+  }
+  if (first_observed != std::string::npos) return first_observed;
+  return positions.empty() ? std::string::npos : positions.front();
+}
+
+// The run, seen from `test`: the test's result in it and, when `with_order`, the tests of the
+// run up to and including that execution (what ran before it in that JVM; the tests after it
+// cannot have changed its outcome).
+json run_json(const core::RecordedRun& run, const std::string& test, bool want_pass, bool with_order,
+              const core::RunIndex* index) {
+  json j{{"id", run.id}, {"seed", run.spec.seed}, {"outcome", "infra"}};
+  const size_t pos = shown_position(run, positions_in(run, test, index), want_pass);
+  if (with_order) {
+    const size_t end = pos == std::string::npos ? run.spec.tests.size() : pos + 1;
+    j["order"] = std::vector<std::string>(run.spec.tests.begin(), run.spec.tests.begin() + long(end));
+  }
+  if (pos == std::string::npos || pos >= run.report.results.size()) return j;
+  const core::TestResult& chosen = run.report.results[pos];
+  j["outcome"] = core::outcome_name(chosen.outcome);
+  j["duration_ms"] = chosen.duration_ms;
+  if (!chosen.message.empty()) j["message"] = chosen.message;
+  if (!chosen.exception_type.empty()) j["exception"] = chosen.exception_type;
+  if (!chosen.signature.empty()) j["signature"] = chosen.signature;
+  if (!chosen.stack.empty()) j["stack"] = chosen.stack.substr(0, max_stack);
   return j;
 }
 
-// Every run that had the test in its order; a run cut short before the test is `infra`.
-json run_strip(const std::vector<core::RecordedRun>& runs, const std::string& test) {
+// Every run that had the test in its order (once per run: its first failing execution, else
+// its first); a run cut short before the test is `infra`.
+json run_strip(const core::RunIndex& index, const std::string& test) {
   json strip = json::array();
-  for (const auto& run : runs) {
-    if (strip.size() >= max_strip_runs) break;
-    if (std::find(run.spec.tests.begin(), run.spec.tests.end(), test) == run.spec.tests.end()) continue;
-    const core::TestResult* r = result_of(run, test);
-    strip.push_back({{"run", run.id}, {"outcome", r ? core::outcome_name(r->outcome) : "infra"},
+  const auto places = index.places(test);
+  for (size_t k = 0; k < places.size() && strip.size() < max_strip_runs;) {
+    const core::RecordedRun& run = *places[k].run;
+    std::vector<size_t> positions;
+    for (; k < places.size() && places[k].run == &run; ++k) positions.push_back(places[k].pos);
+    const size_t pos = shown_position(run, positions, /*want_pass=*/false);
+    strip.push_back({{"run", run.id}, {"outcome", core::outcome_name(run.report.outcome_at(pos))},
                      {"technique", run.spec.technique}});
   }
   return strip;
@@ -54,12 +84,16 @@ json run_strip(const std::vector<core::RecordedRun>& runs, const std::string& te
 
 }  // namespace
 
-json verdict_to_json(const core::Verdict& v, const RunLookup& lookup, const std::vector<core::RecordedRun>* scan_runs) {
+json verdict_to_json(const core::Verdict& v, const RunLookup& lookup, const core::RunIndex* scan_runs) {
   size_t hash = v.test.find('#');
   json evidence{{"reason", v.evidence.reason}};
+  const bool with_order = v.verdict == core::VerdictKind::flaky || v.verdict == core::VerdictKind::failing;
   for (auto [key, id] : {std::pair{"passing_run", v.evidence.passing_run}, std::pair{"failing_run", v.evidence.failing_run}}) {
     if (!id) continue;
-    if (auto run = lookup(*id)) evidence[key] = run_json(*run, v.test, std::string_view(key) == "passing_run");
+    const core::RecordedRun* run = scan_runs ? scan_runs->by_id(*id) : nullptr;
+    std::optional<core::RecordedRun> read;
+    if (!run && (read = lookup(*id))) run = &*read;
+    if (run) evidence[key] = run_json(*run, v.test, std::string_view(key) == "passing_run", with_order, scan_runs);
   }
   if (!v.evidence.failures.empty()) {
     json groups = json::array();

@@ -193,7 +193,7 @@ TEST_CASE("deciding: a failure in a run made for another test keeps a test from 
   r3.report.results[0].message = "random failure";
   r3.report.results[0].signature = "sig";
   std::vector<core::RecordedRun> runs{run(1, {"p.T#m", "p.V#victim"}, {Outcome::pass, Outcome::pass}), run(2, {"p.V#victim"}, {Outcome::pass}), r3};
-  auto v = core::honest_verdict(core::check_other_runs(counted(core::VerdictKind::not_flaky, 1, 0), runs));
+  auto v = core::honest_verdict(core::check_other_runs(counted(core::VerdictKind::not_flaky, 1, 0), core::RunIndex(runs)));
   CHECK(v.verdict == core::VerdictKind::flaky);
   CHECK(v.category == core::Category::unknown);
   CHECK(v.evidence.failing_run == 3);
@@ -215,7 +215,7 @@ TEST_CASE("deciding: a pass in a run made for another test keeps a test from fai
   auto other = run(2, {"p.U#x", "p.T#m"}, {Outcome::pass, Outcome::pass});
   other.spec.technique = "order";
   std::vector<core::RecordedRun> runs{run(1, {"p.T#m"}, {Outcome::fail}), other};
-  auto v = core::honest_verdict(core::check_other_runs(counted(core::VerdictKind::failing, 0, 1), runs));
+  auto v = core::honest_verdict(core::check_other_runs(counted(core::VerdictKind::failing, 0, 1), core::RunIndex(runs)));
   CHECK(v.verdict == core::VerdictKind::flaky);
   CHECK(v.evidence.passing_run == 2);
   CHECK(v.evidence.failing_run == 1);
@@ -233,11 +233,12 @@ TEST_CASE("deciding: other runs change nothing when they agree, or when they cha
   scheduled.spec.schedule = core::ScheduleSpec{};
   std::vector<core::RecordedRun> runs{run(1, {"p.T#m", "p.U#x"}, {Outcome::pass, Outcome::fail}), repaired, shuffled, scheduled,
                                       run(5, {"p.U#x", "p.T#m"}, {Outcome::fail, Outcome::skipped})};
-  auto v = core::check_other_runs(counted(core::VerdictKind::not_flaky, 1, 0), runs);
+  auto v = core::check_other_runs(counted(core::VerdictKind::not_flaky, 1, 0), core::RunIndex(runs));
   CHECK(v.verdict == core::VerdictKind::not_flaky);
   CHECK(v.runs.failed == 0);
   CHECK(v.findings.empty());
   // A flaky verdict is left to check_deciding and honest_verdict.
   auto flaky = counted(core::VerdictKind::flaky, 1, 1);
-  CHECK(core::check_other_runs(flaky, {run(9, {"p.T#m"}, {Outcome::fail})}).runs.failed == 1);
+  const std::vector<core::RecordedRun> failed{run(9, {"p.T#m"}, {Outcome::fail})};
+  CHECK(core::check_other_runs(flaky, core::RunIndex(failed)).runs.failed == 1);
 }
