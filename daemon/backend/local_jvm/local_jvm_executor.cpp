@@ -319,6 +319,8 @@ util::Result<core::RunReport> LocalJvmExecutor::finish_run(const core::RunSpec& 
   if (!text) return std::unexpected(text.error());
   auto stream = parse_run_stream(*text, spec.tests.size());
   if (!stream) return std::unexpected(stream.error());
+  // The JVMs started ahead from now on warm what this run needed (start_spare).
+  if (stream->junit4_direct) junit4_direct_ = *stream->junit4_direct;
   std::string end = status.timed_out ? "was killed at the " + std::to_string(spec.timeout_ms / 1000) + " s deadline"
                                      : status.describe();
   // A scheduled run killed at its deadline wrote no record: how far its schedule got instead.
@@ -369,7 +371,10 @@ util::Result<SpareJvm> LocalJvmExecutor::start_spare() {
   auto argv = command("wait", files.tests, files.results);
   auto key = launch_key(argv, config_.test_dir.string());
   // How it gets ready is not part of its key: warmed either way, it is the JVM the run would
-  // have started. Discovery said the runs skip the Platform: JUnit 4 alone is warmed.
+  // have started. It warms what the last run needed (discovery's answer before the first run):
+  // JUnit 4 alone when that run's tests skipped the Platform. Runs of one kind tend to follow
+  // each other (a suite scan's rounds need the Platform, the isolation of its JUnit 4
+  // suspects does not), and a JVM warmed the other way still runs anything, only less warm.
   if (junit4_direct_) argv.insert(argv.end(), {"--warm", "junit4"});
   auto child = util::Child::spawn(
       {.argv = argv, .working_dir = config_.test_dir.string(), .stdout_path = files.log.string(), .stdin_pipe = true});

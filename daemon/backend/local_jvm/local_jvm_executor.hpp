@@ -149,7 +149,7 @@ class LocalJvmExecutor final : public core::TestExecutor {
 
   LocalJvmConfig config_;
   std::vector<std::string> jars_, dirs_;  // the project's classpath: its jars (and other files), its directories
-  std::atomic<bool> junit4_direct_{false};  // discovery said the runs skip the Platform (spares warm JUnit 4 alone)
+  std::atomic<bool> junit4_direct_{false};  // the last run (before any: discovery) skipped the Platform: spares warm JUnit 4 alone
   std::atomic<bool> dirs_last_{false};    // the directories go after the jars (discovery found no file in both)
   std::atomic<long> next_file_{0};
   std::unique_ptr<CdsArchive> cds_;

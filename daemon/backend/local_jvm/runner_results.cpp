@@ -78,6 +78,11 @@ util::Result<RunnerStream> parse_run_stream(std::string_view text, size_t expect
       out.done = true;
       return true;
     }
+    if (event == "direct") {
+      auto direct = j.find("junit4");
+      out.junit4_direct = direct != j.end() && direct->is_boolean() && direct->get<bool>();
+      return true;
+    }
     if (event != "started" && event != "finished" && event != "exit") return true;  // newer runner events are ignored
     if (!j.contains("index") || !j["index"].is_number_unsigned())
       return util::fail(util::Errc::malformed, "results line without an index");

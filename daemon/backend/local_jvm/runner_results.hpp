@@ -18,7 +18,8 @@
 //                                              "shadowed": none is)
 //   {"event":"direct","junit4":true}           (discover mode: runs of these tests go to
 //                                              JUnit 4 without the Platform, so waiting
-//                                              JVMs need warm JUnit 4 alone)
+//                                              JVMs need warm JUnit 4 alone; run mode: this
+//                                              run's tests went that way, or did not)
 //   {"event":"done"}
 //
 // A torn last line (the JVM died while writing) is ignored; any other bad line is an error.
@@ -44,6 +45,7 @@ struct RunnerStream {
   std::vector<std::optional<core::TestResult>> finished;  // by index
   std::optional<size_t> started_unfinished;                // index of a test cut short
   std::optional<ExitCall> exit_call;
+  std::optional<bool> junit4_direct;  // the run's "direct" line: its tests skipped the Platform (none: an older runner)
   bool done = false;
 };
 

@@ -687,3 +687,28 @@ TEST_CASE("after discovering plain JUnit 4 tests, spares warm JUnit 4 alone and 
   CHECK(log.find(direct_line) != std::string::npos);
   CHECK(log.find("org.junit.platform.launcher.core.LauncherFactory ") == std::string::npos);  // neither before nor after
 }
+
+TEST_CASE("in a scan of JUnit 4 and 5 tests, spares warm what the last run needed", "[integration][local_jvm][prestart]") {
+  core::CancelFlag cancel{false};
+  backend::LocalJvmExecutor ex(spare_config("prestart-warm-last-run"));
+  REQUIRE(ex.discover({core::TestId::parse(polluter).value(), core::TestId::parse("demo.basic.MathTest#adds").value()}, cancel));
+  auto spare_warms_junit4 = [&] {
+    REQUIRE(eventually([&] { return ex.spare_pids().size() == 1; }));
+    return command_line(ex.spare_pids().front()).find("--warm junit4") != std::string::npos;
+  };
+  // Two JUnit 4 runs (discovery said not every test skips the Platform): the spare started when the second took its JVM follows the first.
+  for (int k = 0; k < 2; ++k) {
+    auto r = run(ex, {polluter});
+    REQUIRE(r.results.size() == 1);
+    CHECK(r.results[0].outcome == Outcome::pass);
+  }
+  CHECK(spare_warms_junit4());
+  // A JUnit 5 run takes that JVM all the same, with its outcome; after two, the spares warm the Platform again.
+  for (int k = 0; k < 2; ++k) {
+    auto r = run(ex, {"demo.basic.MathTest#adds"});
+    CHECK(r.prestarted);
+    REQUIRE(r.results.size() == 1);
+    CHECK(r.results[0].outcome == Outcome::pass);
+  }
+  CHECK_FALSE(spare_warms_junit4());
+}

@@ -124,6 +124,26 @@ TEST_CASE("discovery says whether the runs go to JUnit 4 without the Platform; a
   }
 }
 
+TEST_CASE("a run says whether its tests went to JUnit 4 without the Platform; none from an older runner", "[backend][runner]") {
+  const std::string finished = "{\"event\":\"started\",\"index\":0,\"test\":\"p.A#one\"}\n"
+                               "{\"event\":\"finished\",\"index\":0,\"test\":\"p.A#one\",\"outcome\":\"pass\"}\n"
+                               "{\"event\":\"done\"}\n";
+  auto yes = parse_run_stream("{\"event\":\"direct\",\"junit4\":true}\n" + finished, 1);
+  REQUIRE(yes);
+  CHECK(yes->junit4_direct == std::optional<bool>(true));
+  REQUIRE(yes->finished[0]);
+  CHECK(yes->finished[0]->outcome == flakescan::core::Outcome::pass);
+  auto no = parse_run_stream("{\"event\":\"direct\",\"junit4\":false}\n" + finished, 1);
+  REQUIRE(no);
+  CHECK(no->junit4_direct == std::optional<bool>(false));
+  auto odd = parse_run_stream("{\"event\":\"direct\",\"junit4\":\"true\"}\n" + finished, 1);
+  REQUIRE(odd);
+  CHECK(odd->junit4_direct == std::optional<bool>(false));
+  auto older = parse_run_stream(finished, 1);
+  REQUIRE(older);
+  CHECK_FALSE(older->junit4_direct.has_value());
+}
+
 TEST_CASE("a shuffled run's finished line carries the sites whose order was permuted", "[backend][runner][shuffle]") {
   std::string text =
       "{\"event\":\"started\",\"index\":0,\"test\":\"p.A#one\"}\n"

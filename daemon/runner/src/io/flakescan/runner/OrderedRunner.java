@@ -91,9 +91,11 @@ final class OrderedRunner {
 
     void run(List<String> ids) {
         direct = DirectJUnit4.all(ids);
-        // In the run's log, so that a user (and a test) can tell which way the run went.
+        // In the run's log, so that a user (and a test) can tell which way the run went; in the
+        // results, so that the daemon has its next waiting JVMs warm what this run needed.
         if (direct) System.err.println("flakescan runner: plain JUnit 4 methods, run by JUnit 4 without the Platform");
         else prefetch(ids);
+        sink.write(new JsonLine().put("event", "direct").put("junit4", direct));
         ShuffleControl.startIfRequested();
         ThreadsControl.prepareIfRequested();
         int index = 0;
