@@ -32,16 +32,20 @@ struct Reproduced {
 util::Result<Reproduced> reproduce(const Suspect& s, bool passes_alone, Lane& lane, const KnownPolluters& known,
                                    core::Verdict& merged) {
   const Seen* pick = nullptr;
-  std::vector<Occurrence> same;
+  std::vector<Occurrence> same, other;  // the rounds with that outcome, and with the other one
   auto ran_before = [&](const Seen& seen) {  // a second run in one JVM: the NIO check's business
     const auto& tests = seen.run->spec.tests;
     return std::find(tests.begin(), tests.begin() + long(seen.pos), s.test) != tests.begin() + long(seen.pos);
   };
-  for (const auto& seen : s.seen)
-    if (core::is_observation(seen.outcome) && core::is_failure(seen.outcome) == passes_alone && !ran_before(seen)) {
-      if (!pick) pick = &seen;
-      same.push_back({&seen.run->spec.tests, seen.pos});
+  for (const auto& seen : s.seen) {
+    if (!core::is_observation(seen.outcome) || ran_before(seen)) continue;
+    if (core::is_failure(seen.outcome) != passes_alone) {
+      other.push_back({&seen.run->spec.tests, seen.pos});
+      continue;
     }
+    if (!pick) pick = &seen;
+    same.push_back({&seen.run->spec.tests, seen.pos});
+  }
   if (!pick) return Reproduced{};
   const std::string outcome = passes_alone ? "failed" : "passed";
   std::vector<std::string> whole(pick->run->spec.tests.begin(), pick->run->spec.tests.begin() + long(pick->pos) + 1);
@@ -73,6 +77,14 @@ util::Result<Reproduced> reproduce(const Suspect& s, bool passes_alone, Lane& la
     }
   }
   auto narrowed = narrowed_order(same, {&pick->run->spec.tests, pick->pos}, s.test);
+  const std::string other_outcome = passes_alone ? "passed" : "failed";
+  if (auto further = without_tests_before_other_outcome(narrowed, other, s.test);
+      further.size() > 1 && further.size() < narrowed.size()) {
+    std::string why = std::to_string(further.size() - 1) + " of the " + std::to_string(whole.size() - 1) +
+                      " tests before it: those before it in all " + std::to_string(same.size()) + " rounds it " + outcome +
+                      " in and in none of the " + std::to_string(other.size()) + " it " + other_outcome + " in";
+    tries.push_back({std::move(further), std::move(why), "narrowed by the rounds of both outcomes"});
+  }
   if (narrowed.size() > 1 && narrowed.size() < whole.size()) {  // alone it was run already
     std::string why = std::to_string(narrowed.size() - 1) + " of the " + std::to_string(whole.size() - 1) +
                       " tests before it: those before it in all " + std::to_string(same.size()) + " rounds it " + outcome + " in";
@@ -98,6 +110,19 @@ util::Result<Reproduced> reproduce(const Suspect& s, bool passes_alone, Lane& la
                                 std::to_string(run->id) + ")";
   }
   return Reproduced{};
+}
+
+// A round that ran the suspect twice in a row, in one JVM, where it passed both times: the
+// NIO check's question, answered (no). Null when no round did.
+const Seen* passed_twice_in_a_row(const Suspect& s) {
+  for (const auto& seen : s.seen) {
+    const auto& tests = seen.run->spec.tests;
+    if (seen.pos == 0 || tests[seen.pos - 1] != s.test) continue;
+    const auto& starts = seen.run->spec.class_run_starts;  // t | t: its class ran again in between
+    if (std::find(starts.begin(), starts.end(), seen.pos) != starts.end()) continue;
+    if (seen.outcome == core::Outcome::pass && seen.run->report.outcome_at(seen.pos - 1) == core::Outcome::pass) return &seen;
+  }
+  return nullptr;
 }
 
 }  // namespace
@@ -178,7 +203,12 @@ util::Result<core::Verdict> isolate(const Suspect& s, const core::TechniqueInput
       }
     }
   }
-  // 3. NIO.
+  // 3. NIO, unless a round answered it.
+  if (const Seen* twice = passed_twice_in_a_row(s)) {
+    merged.evidence.details["nio"] = "not checked alone: it passed twice in a row in one JVM in run " +
+                                     std::to_string(twice->run->id) + " (" + twice->run->spec.purpose + ")";
+    return merged;
+  }
   auto nio = order::detect_nio(sub, lane, order::NioMode::isolated_method);
   if (!nio && cancelled(nio.error())) return std::unexpected(nio.error());
   if (nio) merged = core::merge_verdicts(merged, only_for(*nio, s.test));

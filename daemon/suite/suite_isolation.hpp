@@ -7,12 +7,14 @@
 //   2. when it only passed alone (or only failed alone): the round order it failed (passed) in,
 //      where it had not run before (a second run in one JVM is the NIO check's): first the
 //      polluters another suspect's isolation found, when they ran before it in every round it
-//      failed in (KnownPolluters); then the order narrowed by the rounds (suite_plan.hpp); then
-//      the whole prefix; the first order that gives that outcome again goes to technique `order` together
+//      failed in (KnownPolluters); then the order narrowed by the rounds of both outcomes, then
+//      by those of its outcome alone (suite_plan.hpp); then the whole prefix; the first order that gives that outcome again goes to technique `order` together
 //      with the runs alone and the run that reproduced it (OrderOptions::observed), so that
 //      `order` confirms, classifies, minimises and looks for a cleaner without running its
 //      detection orders again;
-//   3. the NIO check (technique nio, isolated-method).
+//   3. the NIO check (technique nio, isolated-method), unless a round already ran it twice in a
+//      row in one JVM and it passed both times: a NIO test fails the second time, whatever ran
+//      before the first (the round that runs each test twice).
 // The findings are merged into one verdict; checking them against every run the scan made
 // (core/deciding.hpp) is left to the caller, once every suspect is done.
 #include <algorithm>

@@ -128,5 +128,17 @@ std::vector<std::string> narrowed_order(const std::vector<Occurrence>& rounds, c
   return out;
 }
 
+std::vector<std::string> without_tests_before_other_outcome(const std::vector<std::string>& narrowed,
+                                                            const std::vector<Occurrence>& other,
+                                                            const std::string& suspect) {
+  std::set<std::string> seen_before;
+  for (const auto& r : other) seen_before.insert(r.order->begin(), r.order->begin() + long(r.pos));
+  std::vector<std::string> out;
+  for (const auto& t : narrowed)
+    if (t != suspect && !seen_before.contains(t)) out.push_back(t);
+  out.push_back(suspect);
+  return out;
+}
+
 }  // namespace flakescan::suite
 

@@ -67,4 +67,15 @@ struct Occurrence {
 std::vector<std::string> narrowed_order(const std::vector<Occurrence>& rounds, const Occurrence& pick,
                                         const std::string& suspect);
 
+// Narrows a narrowed order further with the rounds of the other outcome: drops each test that
+// came before the suspect in one of `other` (the rounds where it passed, for a victim; where
+// it failed, for a brittle test). A polluter that suffices alone came before it in no round
+// it passed in, unless a cleaner ran between them, so with one such polluter what is left
+// still holds it, usually with no bystander. Polluters that only together suffice, or a
+// cleaner, can take it out: the caller runs the order to see, and goes on to `narrowed` when
+// it does not give the outcome.
+std::vector<std::string> without_tests_before_other_outcome(const std::vector<std::string>& narrowed,
+                                                            const std::vector<Occurrence>& other,
+                                                            const std::string& suspect);
+
 }  // namespace flakescan::suite

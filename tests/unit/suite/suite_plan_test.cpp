@@ -127,6 +127,28 @@ TEST_CASE("the rounds narrow a suspect's order to the tests before it in every r
   }
 }
 
+TEST_CASE("the rounds of the other outcome narrow further: no test that came before the suspect when it passed", "[suite]") {
+  const std::vector<std::string> narrowed{"p", "c", "b", "v"};
+  SECTION("bystanders that ran before it in a round it passed in go; the polluter stays") {
+    const std::vector<std::string> passed1{"c", "a", "v", "p", "b"};
+    const std::vector<std::string> passed2{"b", "v", "c", "p"};
+    CHECK(suite::without_tests_before_other_outcome(narrowed, {{&passed1, 2}, {&passed2, 1}}, "v") ==
+          std::vector<std::string>{"p", "v"});
+    CHECK(suite::without_tests_before_other_outcome(narrowed, {{&passed1, 2}}, "v") == std::vector<std::string>{"p", "b", "v"});
+  }
+  SECTION("no round of the other outcome: nothing changes") {
+    CHECK(suite::without_tests_before_other_outcome(narrowed, {}, "v") == narrowed);
+  }
+  SECTION("a cleaner let the polluter pass before it once: the polluter goes too (the caller runs what is left and falls back)") {
+    const std::vector<std::string> cleaned{"p", "k", "c", "b", "v"};
+    CHECK(suite::without_tests_before_other_outcome(narrowed, {{&cleaned, 4}}, "v") == std::vector<std::string>{"v"});
+  }
+  SECTION("the suspect itself is never taken out") {
+    const std::vector<std::string> twice{"v", "v"};
+    CHECK(suite::without_tests_before_other_outcome(narrowed, {{&twice, 1}}, "v") == narrowed);
+  }
+}
+
 TEST_CASE("suite plan: round 7 puts the tests that change static state last in their class", "[suite][plan]") {
   const std::vector<std::string> tests{"p.A#w", "p.A#a1", "p.A#a2", "p.B#b1", "p.B#w", "p.B#b2", "p.C#c1", "p.C#c2"};
   const std::set<std::string> writers{"p.A#w", "p.B#w"};

@@ -83,6 +83,17 @@ TEST_CASE("suite: rounds find every planted kind, with the right category", "[su
     for (const auto& t : run.spec.tests) CHECK_FALSE(t.starts_with("p.G"));
   }
   CHECK(alone > 0);
+  // The NIO check ran for the NIO test, whose second run in a row failed in the round that runs
+  // each test twice, and not for the victim, which passed both (it runs before its polluter there).
+  auto nio_runs_of = [&](const std::string& test) {
+    int n = 0;
+    for (const auto& run : log.made())
+      if (run.spec.technique == "nio" && run.spec.tests.front() == test) ++n;
+    return n;
+  };
+  CHECK(nio_runs_of("p.H#nio") > 0);
+  CHECK(nio_runs_of("p.A#victim") == 0);
+  CHECK(v["p.A#victim"].evidence.details.at("nio").starts_with("not checked alone: it passed twice in a row in one JVM in run "));
 }
 
 TEST_CASE("suite: a budget that allows four rounds says what it left undone", "[suite][rounds]") {
@@ -159,6 +170,12 @@ TEST_CASE("suite: the rounds narrow a victim's order before delta debugging, and
   // the isolation held most of the 64 tests.
   for (const auto& run : log.made())
     if (run.spec.purpose.find("narrowed by the rounds") != std::string::npos) CHECK(run.spec.tests.size() < 20);
+  // The rounds it passed in take out bystanders, never its polluter (when they took any out).
+  for (const auto& run : log.made())
+    if (run.spec.purpose == "the order p.A#victim failed in, narrowed by the rounds of both outcomes") {
+      CHECK(run.spec.tests.back() == "p.A#victim");
+      CHECK(std::find(run.spec.tests.begin(), run.spec.tests.end(), "p.C#polluter") != run.spec.tests.end());
+    }
 
   // Either polluter fails it: the rounds where it failed share no polluter, so the narrowed
   // order (if any) passes and its isolation starts from the whole order it failed in.
