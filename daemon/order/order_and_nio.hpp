@@ -21,6 +21,7 @@
 // observed; tests flagged by these techniques that never failed in their reproducer are not
 // called flaky.
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -41,6 +42,11 @@ struct OrderOptions {
   // alone, and the order it failed or passed in). The detection orders are not run; the
   // candidates come from these runs (BudgetedRuns::adopt).
   std::vector<core::RecordedRun> observed;
+  // Tests known to change static state (classfile/static_writers.hpp; technique `suite` reads
+  // them from the class directories). A polluter or state-setter leaves state behind, static
+  // fields being the usual place: minimisation first tries the writers among the tests before
+  // the suspect, alone, and delta-debugs those when they give the outcome (else all of them).
+  std::set<std::string> writers;
 };
 
 util::Result<std::vector<core::Verdict>> detect_order_dependent(const core::TechniqueInput& input, core::RunLog& log,

@@ -166,7 +166,37 @@ class Minimiser {
     auto shared = shared_single(test, f, prefix, probe);
     if (!shared) return std::unexpected(shared.error());
     if (*shared) return **shared;
-    return ddmin(prefix.size(), probe);
+    return writers_first(prefix, probe);
+  }
+
+  // Delta debugging over the static-state writers among `prefix` when they alone give the
+  // outcome (one probe to see), else over all of it.
+  Minimised writers_first(const std::vector<std::string>& prefix, const Probe& probe) {
+    std::vector<size_t> writers;
+    for (size_t i = 0; i < prefix.size(); ++i)
+      if (s_.options.writers.contains(prefix[i])) writers.push_back(i);
+    if (writers.empty() || writers.size() == prefix.size()) return ddmin(prefix.size(), probe);
+    auto gives = probe(writers);
+    if (!gives) return Minimised{.items = all_of(prefix.size()), .probes = 1, .complete = false, .stopped = gives.error()};
+    if (!*gives) {
+      auto m = ddmin(prefix.size(), probe);
+      ++m.probes;
+      return m;
+    }
+    auto within = ddmin(writers.size(), [&](const std::vector<size_t>& subset) {
+      std::vector<size_t> mapped;
+      for (size_t k : subset) mapped.push_back(writers[k]);
+      return probe(mapped);
+    });
+    for (auto& k : within.items) k = writers[k];
+    ++within.probes;
+    return within;
+  }
+
+  static std::vector<size_t> all_of(size_t n) {
+    std::vector<size_t> out(n);
+    for (size_t i = 0; i < n; ++i) out[i] = i;
+    return out;
   }
 
   // How the minimal order's confirming reruns went.

@@ -167,7 +167,8 @@ std::vector<std::vector<std::string>> KnownPolluters::all() const {
   return lists_;
 }
 
-util::Result<core::Verdict> isolate(const Suspect& s, const core::TechniqueInput& sub, Lane& lane, KnownPolluters& known) {
+util::Result<core::Verdict> isolate(const Suspect& s, const core::TechniqueInput& sub, Lane& lane, KnownPolluters& known,
+                                    const std::set<std::string>& writers) {
   core::Verdict merged = s.from_rounds;
   // 1. Alone.
   auto alone = rerun::run_rerun(sub, lane);
@@ -190,6 +191,7 @@ util::Result<core::Verdict> isolate(const Suspect& s, const core::TechniqueInput
       order::OrderOptions only_this;
       only_this.only = {s.test};
       only_this.max_cleaners = 1;
+      only_this.writers = writers;
       only_this.observed = std::move(alone_runs);
       only_this.observed.push_back(std::move(*reproduced->run));
       auto found = order::detect_order_dependent(od, lane, only_this);

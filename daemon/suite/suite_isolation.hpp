@@ -20,6 +20,7 @@
 #include <algorithm>
 #include <atomic>
 #include <mutex>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -86,6 +87,8 @@ class KnownPolluters {
 
 // Steps 1 to 3 for one suspect; `sub` is the scan's input with the budget left for it.
 // Errors only when the scan was cancelled; a budget that ends midway keeps what was found.
-util::Result<core::Verdict> isolate(const Suspect& suspect, const core::TechniqueInput& sub, Lane& lane, KnownPolluters& known);
+// `writers`: the tests known to change static state (OrderOptions::writers).
+util::Result<core::Verdict> isolate(const Suspect& suspect, const core::TechniqueInput& sub, Lane& lane, KnownPolluters& known,
+                                    const std::set<std::string>& writers);
 
 }  // namespace flakescan::suite

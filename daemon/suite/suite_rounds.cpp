@@ -153,9 +153,9 @@ struct Spending {
 // order (a shard boundary would part the tests whose order matters). The kinds of the
 // rounds run; an error only when the scan was cancelled.
 util::Result<std::vector<std::string>> run_order_rounds(const core::TechniqueInput& input, core::RunLog& runs, int wanted,
-                                                        int jvms, const Spending& budget, Rounds& rounds) {
+                                                        int jvms, const Spending& budget, const std::set<std::string>& writers,
+                                                        Rounds& rounds) {
   std::vector<std::string> kinds;
-  const auto writers = wanted > 4 ? static_writers_of(input) : std::set<std::string>{};
   int planned = wanted;
   for (int r = 0; r < planned;) {
     if (runs.cancelled()) return util::fail(util::Errc::cancelled, "scan cancelled");
@@ -216,7 +216,8 @@ std::vector<core::Verdict> round_verdicts(const core::TechniqueInput& input, con
 // verdicts in `out` become those of the isolation; the runs each lane kept, per suspect.
 util::Result<std::vector<std::vector<core::RecordedRun>>> isolate_suspects(
     const core::TechniqueInput& input, core::RunLog& runs, int jvms, const Spending& budget, std::atomic<int>& made,
-    const std::map<std::string, std::vector<Seen>>& seen, const std::vector<size_t>& suspects, std::vector<core::Verdict>& out) {
+    const std::map<std::string, std::vector<Seen>>& seen, const std::vector<size_t>& suspects, const std::set<std::string>& writers,
+    std::vector<core::Verdict>& out) {
   const BudgetLeft& total = budget.total;
   std::vector<std::vector<core::RecordedRun>> kept(suspects.size());
   std::mutex error_mutex;
@@ -241,7 +242,7 @@ util::Result<std::vector<std::vector<core::RecordedRun>>> isolate_suspects(
     sub.budget.runs_per_test = isolated_reruns;
     sub.fresh_jvm_per_run = true;
     sub.tests = {v.test};
-    auto isolated = isolate({v.test, v, seen.at(v.test)}, sub, lane, known);
+    auto isolated = isolate({v.test, v, seen.at(v.test)}, sub, lane, known, writers);
     kept[k] = lane.take_kept();
     if (!isolated) {
       std::lock_guard lock(error_mutex);
@@ -278,8 +279,10 @@ util::Result<std::vector<core::Verdict>> run_suite(const core::TechniqueInput& i
   const int wanted = std::max(1, input.budget.runs_per_test);
   const int jvms = std::max(1, runs.parallelism());
 
+  // Round 7 puts them last in their class; minimising a suspect's order tries them first.
+  const auto writers = static_writers_of(input);
   Rounds rounds;
-  auto kinds = run_order_rounds(input, runs, wanted, jvms, budget, rounds);
+  auto kinds = run_order_rounds(input, runs, wanted, jvms, budget, writers, rounds);
   if (!kinds) return std::unexpected(kinds.error());
   Rounds shuffled;
   RoundsRun summary{.wanted = wanted, .rounds_run = int(kinds->size())};
@@ -302,7 +305,7 @@ util::Result<std::vector<core::Verdict>> run_suite(const core::TechniqueInput& i
   std::vector<core::Verdict> out = round_verdicts(input, tally, summary, suspects);
 
   std::atomic<int> made{rounds.runs_made + shuffled.runs_made};
-  auto kept = isolate_suspects(input, runs, jvms, budget, made, seen, suspects, out);
+  auto kept = isolate_suspects(input, runs, jvms, budget, made, seen, suspects, writers, out);
   if (!kept) return std::unexpected(kept.error());
 
   // Suspects of the shuffled rounds: passed every order round, failed on the shuffling JDK.

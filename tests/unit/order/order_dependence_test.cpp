@@ -352,3 +352,37 @@ TEST_CASE("order: cleaners that are every test of one class name the class (its 
   CHECK(w.evidence.details.at("cleaners") == "p.L#a, p.L#b");
   CHECK_FALSE(w.evidence.details.contains("cleaning_class"));
 }
+
+TEST_CASE("order: minimising tries the static-state writers among the tests before the victim first", "[order][od]") {
+  std::vector<std::string> failing;
+  for (int i = 0; i < 15; ++i) failing.push_back("p.G#g" + std::to_string(i));
+  failing.insert(failing.begin() + 9, "p.C#polluter");
+  failing.push_back("p.A#victim");
+  auto minimise_runs = [&](const std::set<std::string>& writers) {
+    FakeRunLog log(example_suite());
+    auto alone = log.run({.tests = {"p.A#victim"}, .technique = "rerun"});
+    auto failed = log.run({.tests = failing, .technique = "suite"});
+    REQUIRE(alone);
+    REQUIRE(failed);
+    order::OrderOptions options;
+    options.only = {"p.A#victim"};
+    options.observed = {*alone, *failed};
+    options.writers = writers;
+    auto verdicts = order::detect_order_dependent(input_for(failing), log, options);
+    REQUIRE(verdicts);
+    const auto& v = verdict_of(*verdicts, "p.A#victim");
+    CHECK(v.category == Category::order_dependent);
+    CHECK(v.evidence.reproducer == std::vector<std::string>{"p.C#polluter", "p.A#victim"});
+    int n = 0;
+    for (const auto& run : log.made()) n += run.spec.purpose.starts_with("minimise") ? 1 : 0;
+    return n;
+  };
+  const int plain = minimise_runs({});
+  // The polluter among two writers: one run of the writers, then delta debugging over two.
+  const int writers = minimise_runs({"p.C#polluter", "p.G#g3"});
+  // Writers that are not the polluter: one run to see that, then the same search as without.
+  const int wrong = minimise_runs({"p.G#g3", "p.G#g4"});
+  CHECK(writers <= 3);
+  CHECK(writers < plain);
+  CHECK(wrong == plain + 1);
+}
