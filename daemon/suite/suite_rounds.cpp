@@ -8,6 +8,7 @@
 #include <map>
 #include <mutex>
 #include <optional>
+#include <set>
 
 #include "classfile/classpath.hpp"
 #include "classfile/static_writers.hpp"
@@ -150,28 +151,58 @@ struct Spending {
 };
 
 // 1. Rounds: `parallelism` rounds at a time, each in one JVM, so every round keeps its whole
-// order (a shard boundary would part the tests whose order matters). The kinds of the
-// rounds run; an error only when the scan was cancelled.
+// order (a shard boundary would part the tests whose order matters). A lane starts the next
+// round as soon as its own ends: the round that runs each test twice takes about twice as
+// long as the one beside it, and a batch that waited for both left a core idle meanwhile.
+// After each round the budget says how many rounds fit. The rounds' runs are kept in the
+// order of the rounds (whichever lane finished first), so that a suspect's isolation starts
+// from the same round for the same seed. The kinds of the rounds run; an error only when the
+// scan was cancelled.
 util::Result<std::vector<std::string>> run_order_rounds(const core::TechniqueInput& input, core::RunLog& runs, int wanted,
                                                         int jvms, const Spending& budget, const std::set<std::string>& writers,
                                                         Rounds& rounds) {
-  std::vector<std::string> kinds;
-  int planned = wanted;
-  for (int r = 0; r < planned;) {
-    if (runs.cancelled()) return util::fail(util::Errc::cancelled, "scan cancelled");
-    std::vector<Round> batch;
-    for (int k = 0; k < jvms && r + k < planned; ++k) batch.push_back(plan_round(input.tests, r + k, input.seed, 1, writers));
-    if (auto done = run_rounds(batch, runs, rounds); !done) {
-      if (done.error().code == util::Errc::cancelled) return std::unexpected(done.error());
-      break;  // the scan's own budget ended: what ran stays
+  std::mutex mutex;  // everything below, shared by the lanes
+  std::vector<Rounds> by_round(static_cast<size_t>(wanted));
+  std::vector<std::string> kind_of(static_cast<size_t>(wanted));
+  int planned = wanted, finished = 0, runs_made = 0;
+  bool ended = false;  // the scan's own budget ended: what ran stays
+  std::optional<util::Error> cancelled;
+  core::in_lanes(size_t(wanted), jvms, [&](size_t r) {
+    {
+      std::lock_guard lock(mutex);
+      if (cancelled || ended || int(r) >= planned) return false;
     }
-    for (const auto& b : batch) kinds.push_back(b.kind);
-    r += int(batch.size());
-    const double per_round = budget.elapsed() / r;
-    const int runs_per_round = std::max(1, rounds.runs_made / r);
-    planned = rounds_that_fit(wanted, r, per_round, runs_per_round, budget.total, {budget.elapsed(), rounds.runs_made},
+    if (runs.cancelled()) {
+      std::lock_guard lock(mutex);
+      cancelled = util::Error{util::Errc::cancelled, "scan cancelled"};
+      return false;
+    }
+    const Round round = plan_round(input.tests, int(r), input.seed, 1, writers);
+    Rounds mine;
+    auto done = run_rounds({round}, runs, mine);
+    std::lock_guard lock(mutex);
+    runs_made += mine.runs_made;
+    by_round[r] = std::move(mine);
+    if (!done) {
+      if (done.error().code == util::Errc::cancelled) cancelled = done.error();
+      ended = true;
+      return false;
+    }
+    kind_of[r] = round.kind;
+    ++finished;
+    const double per_round = budget.elapsed() / finished;
+    const int runs_per_round = std::max(1, runs_made / finished);
+    planned = rounds_that_fit(wanted, finished, per_round, runs_per_round, budget.total, {budget.elapsed(), runs_made},
                               reserve_for_suspects);
+    return true;
+  });
+  std::vector<std::string> kinds;
+  for (size_t r = 0; r < by_round.size(); ++r) {
+    rounds.runs_made += by_round[r].runs_made;
+    for (auto& run : by_round[r].runs) rounds.runs.push_back(std::move(run));
+    if (!kind_of[r].empty()) kinds.push_back(kind_of[r]);
   }
+  if (cancelled) return std::unexpected(*cancelled);
   return kinds;
 }
 
