@@ -35,10 +35,10 @@ Round plan_shuffled_round(const std::vector<std::string>& tests, int index, std:
 
 namespace {
 
-// Round `index` (3 and later) as the (index - 2)-th pair-coverage order of order::plan_orders,
-// or empty once the pairs are all covered (then the rounds are shuffles).
-std::vector<std::string> pair_coverage_order(const std::vector<std::string>& tests, int index, std::uint64_t scan_seed) {
-  auto planned = order::plan_orders(tests, scan_seed, index, order::same_package);
+// Round `index` (3 and later) as the (index - 2)-th pair-coverage order of order::plan_orders
+// (`planned`: at least index of them, made once for every round), or empty once the pairs are
+// all covered (then the rounds are shuffles).
+std::vector<std::string> pair_coverage_order(const std::vector<order::PlannedOrder>& planned, int index) {
   const size_t at = static_cast<size_t>(index - 1);  // [0] original, [1] reverse, [2] the first pair-coverage order
   if (planned.size() <= at || !planned[at].purpose.starts_with("pair coverage")) return {};
   return planned[at].tests;
@@ -49,8 +49,18 @@ std::vector<std::string> pair_coverage_order(const std::vector<std::string>& tes
 // The first "shuffled classes" round (index 6): with writers known, they go last in their class.
 constexpr int kWritersLastRound = 6;
 
-Round plan_round(const std::vector<std::string>& tests, int index, std::uint64_t scan_seed, int shards,
-                 const std::set<std::string>& writers) {
+namespace {
+
+// The pair-coverage orders rounds 0..count-1 take from (each builds on the ones before it:
+// making them once costs what making the last one alone does).
+std::vector<order::PlannedOrder> pair_orders_for(const std::vector<std::string>& tests, int count, std::uint64_t scan_seed) {
+  const int last_cover = 3 + (count - 4) / 2;  // the highest plan_orders index a round below `count` asks for
+  if (count < 4) return {};
+  return order::plan_orders(tests, scan_seed, last_cover, order::same_package);
+}
+
+Round plan_round_from(const std::vector<std::string>& tests, int index, std::uint64_t scan_seed, int shards,
+                      const std::set<std::string>& writers, const std::vector<order::PlannedOrder>& pair_orders) {
   Round r{.index = index};
   std::vector<std::string> order;
   if (index == 0) {
@@ -70,7 +80,7 @@ Round plan_round(const std::vector<std::string>& tests, int index, std::uint64_t
     // each class to other places in the JVM's life (a timing test fails early, in a cold JVM).
     const int k = index - 3;
     std::vector<std::string> cover;
-    if (k % 2 == 0) cover = pair_coverage_order(tests, 3 + k / 2, scan_seed);
+    if (k % 2 == 0) cover = pair_coverage_order(pair_orders, 3 + k / 2);
     if (!cover.empty()) {
       r.kind = "pair coverage " + std::to_string(k / 2 + 1);
       order = std::move(cover);
@@ -100,6 +110,21 @@ Round plan_round(const std::vector<std::string>& tests, int index, std::uint64_t
   for (size_t g = 0; g < groups.size(); ++g)
     for (auto& t : groups[g]) r.shards[g % n].push_back(std::move(t));
   return r;
+}
+
+}  // namespace
+
+Round plan_round(const std::vector<std::string>& tests, int index, std::uint64_t scan_seed, int shards,
+                 const std::set<std::string>& writers) {
+  return plan_round_from(tests, index, scan_seed, shards, writers, pair_orders_for(tests, index + 1, scan_seed));
+}
+
+std::vector<Round> plan_rounds(const std::vector<std::string>& tests, int count, std::uint64_t scan_seed, int shards,
+                               const std::set<std::string>& writers) {
+  const auto pair_orders = pair_orders_for(tests, count, scan_seed);
+  std::vector<Round> out;
+  for (int index = 0; index < count; ++index) out.push_back(plan_round_from(tests, index, scan_seed, shards, writers, pair_orders));
+  return out;
 }
 
 int rounds_that_fit(int wanted, int done, double seconds_per_round, int runs_per_round, BudgetLeft total,

@@ -35,6 +35,10 @@ struct Round {
 
 Round plan_round(const std::vector<std::string>& tests, int index, std::uint64_t scan_seed, int shards,
                  const std::set<std::string>& writers = {});
+// Rounds 0..count-1, the same as plan_round gives one by one; the pair-coverage orders, each of
+// which builds on the ones before it, are made once for all of them.
+std::vector<Round> plan_rounds(const std::vector<std::string>& tests, int count, std::uint64_t scan_seed, int shards,
+                               const std::set<std::string>& writers = {});
 
 // A round on the shuffling JDK (technique shuffle) under `seed`, in the original order: a test
 // whose outcome changes there changes it for an unspecified order of the JDK's, not for the

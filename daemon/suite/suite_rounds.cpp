@@ -167,6 +167,7 @@ util::Result<std::vector<std::string>> run_order_rounds(const core::TechniqueInp
   int planned = wanted, finished = 0, runs_made = 0;
   bool ended = false;  // the scan's own budget ended: what ran stays
   std::optional<util::Error> cancelled;
+  const std::vector<Round> plan = plan_rounds(input.tests, wanted, input.seed, 1, writers);
   core::in_lanes(size_t(wanted), jvms, [&](size_t r) {
     {
       std::lock_guard lock(mutex);
@@ -177,7 +178,7 @@ util::Result<std::vector<std::string>> run_order_rounds(const core::TechniqueInp
       cancelled = util::Error{util::Errc::cancelled, "scan cancelled"};
       return false;
     }
-    const Round round = plan_round(input.tests, int(r), input.seed, 1, writers);
+    const Round& round = plan[r];
     Rounds mine;
     auto done = run_rounds({round}, runs, mine);
     std::lock_guard lock(mutex);

@@ -80,6 +80,22 @@ TEST_CASE("suite rounds: original, reverse, each test twice, order's pair-covera
   CHECK(flat(suite::plan_round(tests, 5, 7, 1)) != flat(suite::plan_round(tests, 5, 8, 1)));
 }
 
+TEST_CASE("suite rounds: planned together, the rounds are the ones planned one by one", "[suite][plan]") {
+  const auto tests = suite_of(12, 4);
+  const std::set<std::string> writers{"p.C3#m1"};
+  for (int count : {1, 3, 4, 5, 20}) {
+    auto all = suite::plan_rounds(tests, count, 7, 1, writers);
+    REQUIRE(all.size() == size_t(count));
+    for (int r = 0; r < count; ++r) {
+      INFO("count " << count << ", round " << r);
+      const auto one = suite::plan_round(tests, r, 7, 1, writers);
+      CHECK(all[size_t(r)].kind == one.kind);
+      CHECK(all[size_t(r)].seed == one.seed);
+      CHECK(all[size_t(r)].shards == one.shards);
+    }
+  }
+}
+
 TEST_CASE("suite rounds: shards split by class and keep the round's order", "[suite][plan]") {
   auto tests = suite_of(5, 3);
   auto round = suite::plan_round(tests, 4, 3, 2);
