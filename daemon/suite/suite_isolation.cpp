@@ -77,19 +77,19 @@ util::Result<Reproduced> reproduce(const Suspect& s, bool passes_alone, Lane& la
     }
   }
   auto narrowed = narrowed_order(same, {&pick->run->spec.tests, pick->pos}, s.test);
-  const std::string other_outcome = passes_alone ? "passed" : "failed";
+  // details.order_narrowed_to for an order of `kept` entries (the suspect last).
+  auto before_it = [&](size_t kept) {
+    return std::to_string(kept - 1) + " of the " + std::to_string(whole.size() - 1) + " tests before it: those before it in all " +
+           std::to_string(same.size()) + " rounds it " + outcome + " in";
+  };
   if (auto further = without_tests_before_other_outcome(narrowed, other, s.test);
       further.size() > 1 && further.size() < narrowed.size()) {
-    std::string why = std::to_string(further.size() - 1) + " of the " + std::to_string(whole.size() - 1) +
-                      " tests before it: those before it in all " + std::to_string(same.size()) + " rounds it " + outcome +
-                      " in and in none of the " + std::to_string(other.size()) + " it " + other_outcome + " in";
+    std::string why = before_it(further.size()) + " and in none of the " + std::to_string(other.size()) + " it " +
+                      (passes_alone ? "passed" : "failed") + " in";
     tries.push_back({std::move(further), std::move(why), "narrowed by the rounds of both outcomes"});
   }
-  if (narrowed.size() > 1 && narrowed.size() < whole.size()) {  // alone it was run already
-    std::string why = std::to_string(narrowed.size() - 1) + " of the " + std::to_string(whole.size() - 1) +
-                      " tests before it: those before it in all " + std::to_string(same.size()) + " rounds it " + outcome + " in";
-    tries.push_back({std::move(narrowed), std::move(why), "narrowed by the rounds"});
-  }
+  if (narrowed.size() > 1 && narrowed.size() < whole.size())  // alone it was run already
+    tries.push_back({narrowed, before_it(narrowed.size()), "narrowed by the rounds"});
   tries.push_back({std::move(whole), std::string(), "once more"});
   for (size_t k = 0; k < tries.size(); ++k) {
     const bool is_narrowed = k + 1 < tries.size();

@@ -8,8 +8,9 @@
 //      where it had not run before (a second run in one JVM is the NIO check's): first the
 //      polluters another suspect's isolation found, when they ran before it in every round it
 //      failed in (KnownPolluters); then the order narrowed by the rounds of both outcomes, then
-//      by those of its outcome alone (suite_plan.hpp); then the whole prefix; the first order that gives that outcome again goes to technique `order` together
-//      with the runs alone and the run that reproduced it (OrderOptions::observed), so that
+//      by those of its outcome alone (suite_plan.hpp); then the whole prefix. The first order
+//      that gives that outcome again goes to technique `order`, together with the runs alone
+//      and the run that reproduced it (OrderOptions::observed), so that
 //      `order` confirms, classifies, minimises and looks for a cleaner without running its
 //      detection orders again;
 //   3. the NIO check (technique nio, isolated-method), unless a round already ran it twice in a

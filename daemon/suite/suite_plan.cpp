@@ -44,12 +44,8 @@ std::vector<std::string> pair_coverage_order(const std::vector<order::PlannedOrd
   return planned[at].tests;
 }
 
-}  // namespace
-
 // The first "shuffled classes" round (index 6): with writers known, they go last in their class.
 constexpr int kWritersLastRound = 6;
-
-namespace {
 
 // The pair-coverage orders rounds 0..count-1 take from (each builds on the ones before it:
 // making them once costs what making the last one alone does).

@@ -3,18 +3,13 @@
 #include <catch2/catch.hpp>
 
 #include "core/deciding.hpp"
+#include "support/recorded_run.hpp"
 
 using namespace flakescan;
 using core::Outcome;
+using test_support::recorded_run;
 
 namespace {
-
-core::RecordedRun run(std::int64_t id, std::vector<std::string> tests, std::vector<Outcome> outcomes) {
-  core::RecordedRun r{.id = id};
-  r.spec.tests = std::move(tests);
-  for (size_t i = 0; i < outcomes.size(); ++i) r.report.results.push_back({.test = r.spec.tests[i], .outcome = outcomes[i]});
-  return r;
-}
 
 core::Verdict nio_finding() {
   core::Verdict v{.test = "p.T#m", .verdict = core::VerdictKind::flaky, .category = core::Category::nio, .technique = "nio"};
@@ -27,10 +22,10 @@ core::Verdict nio_finding() {
 }  // namespace
 
 TEST_CASE("deciding: NIO stands when repeated runs fail and single runs pass", "[scan][deciding]") {
-  std::vector<core::RecordedRun> runs{run(1, {"p.T#m", "p.T#m"}, {Outcome::pass, Outcome::fail}),
-                                      run(2, {"p.T#m", "p.T#m"}, {Outcome::pass, Outcome::fail}),
-                                      run(3, {"p.T#m"}, {Outcome::pass}), run(4, {"p.T#m"}, {Outcome::pass}),
-                                      run(5, {"p.U#x"}, {Outcome::fail})};
+  std::vector<core::RecordedRun> runs{recorded_run(1, {"p.T#m", "p.T#m"}, {Outcome::pass, Outcome::fail}),
+                                      recorded_run(2, {"p.T#m", "p.T#m"}, {Outcome::pass, Outcome::fail}),
+                                      recorded_run(3, {"p.T#m"}, {Outcome::pass}), recorded_run(4, {"p.T#m"}, {Outcome::pass}),
+                                      recorded_run(5, {"p.U#x"}, {Outcome::fail})};
   auto v = core::honest_verdict(core::check_deciding(nio_finding(), runs));
   CHECK(v.category == core::Category::nio);
   CHECK(v.evidence.role == "nio");
@@ -39,8 +34,8 @@ TEST_CASE("deciding: NIO stands when repeated runs fail and single runs pass", "
 TEST_CASE("deciding: a timing failure alone voids NIO (its passing order failed)", "[scan][deciding]") {
   // The real-project case: a thread-timing test failing 3 of 16 plain runs, one failure of
   // which fell on a second run in one JVM.
-  std::vector<core::RecordedRun> runs{run(1, {"p.T#m", "p.T#m"}, {Outcome::pass, Outcome::fail}),
-                                      run(2, {"p.T#m"}, {Outcome::pass}), run(3, {"p.T#m"}, {Outcome::fail})};
+  std::vector<core::RecordedRun> runs{recorded_run(1, {"p.T#m", "p.T#m"}, {Outcome::pass, Outcome::fail}),
+                                      recorded_run(2, {"p.T#m"}, {Outcome::pass}), recorded_run(3, {"p.T#m"}, {Outcome::fail})};
   auto checked = core::check_deciding(nio_finding(), runs);
   REQUIRE(checked.findings.size() == 1);
   CHECK_THAT(checked.findings[0].not_deciding, Catch::Contains("passing order (alone) also failed, in run 3"));
@@ -55,21 +50,21 @@ TEST_CASE("deciding: 'fails alone' is void when the test also passed alone", "[s
   v.evidence.reproducer = {"p.T#m"};
   v.evidence.passing_order = {"p.S#setUp", "p.T#m"};
   // Run 2 began with the failing order (the test alone, then others) and the test passed.
-  std::vector<core::RecordedRun> runs{run(1, {"p.T#m"}, {Outcome::fail}),
-                                      run(2, {"p.T#m", "p.U#x"}, {Outcome::pass, Outcome::pass}),
-                                      run(3, {"p.S#setUp", "p.T#m"}, {Outcome::pass, Outcome::pass})};
+  std::vector<core::RecordedRun> runs{recorded_run(1, {"p.T#m"}, {Outcome::fail}),
+                                      recorded_run(2, {"p.T#m", "p.U#x"}, {Outcome::pass, Outcome::pass}),
+                                      recorded_run(3, {"p.S#setUp", "p.T#m"}, {Outcome::pass, Outcome::pass})};
   auto checked = core::check_deciding(v, runs);
   CHECK_THAT(checked.findings.at(0).not_deciding, Catch::Contains("failing order (alone) also passed, in run 2"));
   CHECK(core::honest_verdict(checked).category == core::Category::unknown);
   // Runs that cut short before the test (infra) say nothing.
-  std::vector<core::RecordedRun> cut{run(1, {"p.T#m"}, {Outcome::fail}), run(2, {"p.T#m"}, {Outcome::infra})};
+  std::vector<core::RecordedRun> cut{recorded_run(1, {"p.T#m"}, {Outcome::fail}), recorded_run(2, {"p.T#m"}, {Outcome::infra})};
   CHECK(core::check_deciding(v, cut).findings.empty());
 }
 
 namespace {
 
 core::RecordedRun shuffled_run(std::int64_t id, std::uint64_t seed, Outcome outcome) {
-  auto r = run(id, {"p.T#m"}, {outcome});
+  auto r = recorded_run(id, {"p.T#m"}, {outcome});
   r.spec.shuffle = core::ShuffleSpec{.seed = seed, .mode = "full"};
   return r;
 }
@@ -85,9 +80,9 @@ core::Verdict id_finding() {
 }  // namespace
 
 TEST_CASE("deciding: an implementation-dependent finding stands when clean runs pass and its seed fails", "[scan][deciding][shuffle]") {
-  std::vector<core::RecordedRun> runs{run(1, {"p.T#m"}, {Outcome::pass}), shuffled_run(2, 77, Outcome::fail),
+  std::vector<core::RecordedRun> runs{recorded_run(1, {"p.T#m"}, {Outcome::pass}), shuffled_run(2, 77, Outcome::fail),
                                       shuffled_run(3, 77, Outcome::fail), shuffled_run(4, 78, Outcome::pass),
-                                      run(5, {"p.T#m"}, {Outcome::pass})};
+                                      recorded_run(5, {"p.T#m"}, {Outcome::pass})};
   auto v = core::honest_verdict(core::check_deciding(id_finding(), runs));
   CHECK(v.category == core::Category::implementation_dependent);
   CHECK(core::findings_of(v).front().not_deciding.empty());
@@ -95,14 +90,14 @@ TEST_CASE("deciding: an implementation-dependent finding stands when clean runs 
 
 TEST_CASE("deciding: a plain failure alone, or a pass under the failing seed, voids implementation-dependence", "[scan][deciding][shuffle]") {
   SECTION("the test also failed on the plain JDK") {
-    std::vector<core::RecordedRun> runs{run(1, {"p.T#m"}, {Outcome::pass}), shuffled_run(2, 77, Outcome::fail),
-                                        run(3, {"p.T#m"}, {Outcome::fail})};
+    std::vector<core::RecordedRun> runs{recorded_run(1, {"p.T#m"}, {Outcome::pass}), shuffled_run(2, 77, Outcome::fail),
+                                        recorded_run(3, {"p.T#m"}, {Outcome::fail})};
     auto v = core::honest_verdict(core::check_deciding(id_finding(), runs));
     CHECK(v.category == core::Category::unknown);
     CHECK_THAT(core::findings_of(v).front().not_deciding, Catch::Contains("plain JDK, in run 3"));
   }
   SECTION("the failing seed also passed") {
-    std::vector<core::RecordedRun> runs{run(1, {"p.T#m"}, {Outcome::pass}), shuffled_run(2, 77, Outcome::fail),
+    std::vector<core::RecordedRun> runs{recorded_run(1, {"p.T#m"}, {Outcome::pass}), shuffled_run(2, 77, Outcome::fail),
                                         shuffled_run(3, 77, Outcome::pass)};
     auto v = core::honest_verdict(core::check_deciding(id_finding(), runs));
     CHECK(v.category == core::Category::unknown);
@@ -111,7 +106,7 @@ TEST_CASE("deciding: a plain failure alone, or a pass under the failing seed, vo
 }
 
 TEST_CASE("deciding: a shuffled run is no run of an order (NIO stays when the test fails alone under a seed)", "[scan][deciding][shuffle]") {
-  std::vector<core::RecordedRun> runs{run(1, {"p.T#m", "p.T#m"}, {Outcome::pass, Outcome::fail}), run(2, {"p.T#m"}, {Outcome::pass}),
+  std::vector<core::RecordedRun> runs{recorded_run(1, {"p.T#m", "p.T#m"}, {Outcome::pass, Outcome::fail}), recorded_run(2, {"p.T#m"}, {Outcome::pass}),
                                       shuffled_run(3, 5, Outcome::fail)};
   auto v = core::honest_verdict(core::check_deciding(nio_finding(), runs));
   CHECK(v.category == core::Category::nio);
@@ -125,10 +120,10 @@ TEST_CASE("deciding: a run that starts the class again is another order (a same-
   v.evidence.role = "victim";
   v.evidence.reproducer = {"p.C#polluter", "p.C#victim"};
   v.evidence.passing_order = {"p.C#victim"};
-  auto control = run(3, {"p.C#polluter", "p.C#victim"}, {Outcome::pass, Outcome::pass});
+  auto control = recorded_run(3, {"p.C#polluter", "p.C#victim"}, {Outcome::pass, Outcome::pass});
   control.spec.class_run_starts = {1};
-  std::vector<core::RecordedRun> runs{run(1, {"p.C#polluter", "p.C#victim"}, {Outcome::pass, Outcome::fail}),
-                                      run(2, {"p.C#victim"}, {Outcome::pass}), control};
+  std::vector<core::RecordedRun> runs{recorded_run(1, {"p.C#polluter", "p.C#victim"}, {Outcome::pass, Outcome::fail}),
+                                      recorded_run(2, {"p.C#victim"}, {Outcome::pass}), control};
   auto kept = core::honest_verdict(core::check_deciding(v, runs));
   CHECK(kept.category == core::Category::order_dependent);
   CHECK(kept.evidence.role == "victim");
@@ -143,22 +138,22 @@ TEST_CASE("deciding: a run that starts the class again is another order (a same-
   nio.evidence.reproducer = {"p.T#m", "p.T#m"};
   nio.evidence.passing_order = {"p.T#m"};
   nio.evidence.details["class_run_starts"] = "1";
-  auto class_twice = run(5, {"p.T#m", "p.T#m"}, {Outcome::pass, Outcome::fail});
+  auto class_twice = recorded_run(5, {"p.T#m", "p.T#m"}, {Outcome::pass, Outcome::fail});
   class_twice.spec.class_run_starts = {1};
-  std::vector<core::RecordedRun> nio_runs{class_twice, run(6, {"p.T#m", "p.T#m"}, {Outcome::pass, Outcome::pass}),
-                                          run(7, {"p.T#m"}, {Outcome::pass})};
+  std::vector<core::RecordedRun> nio_runs{class_twice, recorded_run(6, {"p.T#m", "p.T#m"}, {Outcome::pass, Outcome::pass}),
+                                          recorded_run(7, {"p.T#m"}, {Outcome::pass})};
   CHECK(core::honest_verdict(core::check_deciding(nio, nio_runs)).category == core::Category::nio);
 }
 
 TEST_CASE("deciding: scheduled runs (technique threads) neither void an order nor a shuffle", "[scan][deciding][threads]") {
   auto scheduled = [](std::int64_t id, Outcome outcome) {
-    auto r = run(id, {"p.T#m"}, {outcome});
+    auto r = recorded_run(id, {"p.T#m"}, {outcome});
     r.spec.technique = "threads";
     r.spec.schedule = core::ScheduleSpec{.strategy = "pct", .seed = 5};
     return r;
   };
   // A failure under a thread schedule is not a failure "alone on the plain JDK".
-  std::vector<core::RecordedRun> runs{run(1, {"p.T#m"}, {Outcome::pass}), shuffled_run(2, 77, Outcome::fail), scheduled(3, Outcome::fail)};
+  std::vector<core::RecordedRun> runs{recorded_run(1, {"p.T#m"}, {Outcome::pass}), shuffled_run(2, 77, Outcome::fail), scheduled(3, Outcome::fail)};
   auto v = core::honest_verdict(core::check_deciding(id_finding(), runs));
   CHECK(v.category == core::Category::implementation_dependent);
   CHECK(core::findings_of(v).front().not_deciding.empty());
@@ -168,8 +163,8 @@ TEST_CASE("deciding: scheduled runs (technique threads) neither void an order no
   brittle.evidence.role = "brittle";
   brittle.evidence.reproducer = {"p.T#m"};
   brittle.evidence.passing_order = {"p.S#setUp", "p.T#m"};
-  std::vector<core::RecordedRun> order_runs{run(1, {"p.T#m"}, {Outcome::fail}), scheduled(2, Outcome::pass),
-                                            run(3, {"p.S#setUp", "p.T#m"}, {Outcome::pass, Outcome::pass})};
+  std::vector<core::RecordedRun> order_runs{recorded_run(1, {"p.T#m"}, {Outcome::fail}), scheduled(2, Outcome::pass),
+                                            recorded_run(3, {"p.S#setUp", "p.T#m"}, {Outcome::pass, Outcome::pass})};
   CHECK(core::check_deciding(brittle, order_runs).findings.empty());
 }
 
@@ -187,12 +182,12 @@ core::Verdict counted(core::VerdictKind kind, int passed, int failed) {
 TEST_CASE("deciding: a failure in a run made for another test keeps a test from not_flaky", "[scan][deciding]") {
   // The suite benchmark's case: a randomly failing test passed all its rounds (run 1), then
   // failed in the prefix of another suspect's order (run 3), which no technique counted for it.
-  auto r3 = run(3, {"p.T#m", "p.V#victim"}, {Outcome::fail, Outcome::fail});
+  auto r3 = recorded_run(3, {"p.T#m", "p.V#victim"}, {Outcome::fail, Outcome::fail});
   r3.spec.technique = "suite";
   r3.spec.purpose = "reproduce the order p.V#victim failed in";
   r3.report.results[0].message = "random failure";
   r3.report.results[0].signature = "sig";
-  std::vector<core::RecordedRun> runs{run(1, {"p.T#m", "p.V#victim"}, {Outcome::pass, Outcome::pass}), run(2, {"p.V#victim"}, {Outcome::pass}), r3};
+  std::vector<core::RecordedRun> runs{recorded_run(1, {"p.T#m", "p.V#victim"}, {Outcome::pass, Outcome::pass}), recorded_run(2, {"p.V#victim"}, {Outcome::pass}), r3};
   auto v = core::honest_verdict(core::check_other_runs(counted(core::VerdictKind::not_flaky, 1, 0), core::RunIndex(runs)));
   CHECK(v.verdict == core::VerdictKind::flaky);
   CHECK(v.category == core::Category::unknown);
@@ -212,9 +207,9 @@ TEST_CASE("deciding: a failure in a run made for another test keeps a test from 
 }
 
 TEST_CASE("deciding: a pass in a run made for another test keeps a test from failing", "[scan][deciding]") {
-  auto other = run(2, {"p.U#x", "p.T#m"}, {Outcome::pass, Outcome::pass});
+  auto other = recorded_run(2, {"p.U#x", "p.T#m"}, {Outcome::pass, Outcome::pass});
   other.spec.technique = "order";
-  std::vector<core::RecordedRun> runs{run(1, {"p.T#m"}, {Outcome::fail}), other};
+  std::vector<core::RecordedRun> runs{recorded_run(1, {"p.T#m"}, {Outcome::fail}), other};
   auto v = core::honest_verdict(core::check_other_runs(counted(core::VerdictKind::failing, 0, 1), core::RunIndex(runs)));
   CHECK(v.verdict == core::VerdictKind::flaky);
   CHECK(v.evidence.passing_run == 2);
@@ -225,20 +220,20 @@ TEST_CASE("deciding: a pass in a run made for another test keeps a test from fai
 
 TEST_CASE("deciding: other runs change nothing when they agree, or when they change the program, the JDK or the schedule",
           "[scan][deciding]") {
-  auto repaired = run(2, {"p.T#m"}, {Outcome::fail});
+  auto repaired = recorded_run(2, {"p.T#m"}, {Outcome::fail});
   repaired.spec.technique = core::intervention_technique;
-  auto shuffled = run(3, {"p.T#m"}, {Outcome::fail});
+  auto shuffled = recorded_run(3, {"p.T#m"}, {Outcome::fail});
   shuffled.spec.shuffle = core::ShuffleSpec{.seed = 7};
-  auto scheduled = run(4, {"p.T#m"}, {Outcome::error});
+  auto scheduled = recorded_run(4, {"p.T#m"}, {Outcome::error});
   scheduled.spec.schedule = core::ScheduleSpec{};
-  std::vector<core::RecordedRun> runs{run(1, {"p.T#m", "p.U#x"}, {Outcome::pass, Outcome::fail}), repaired, shuffled, scheduled,
-                                      run(5, {"p.U#x", "p.T#m"}, {Outcome::fail, Outcome::skipped})};
+  std::vector<core::RecordedRun> runs{recorded_run(1, {"p.T#m", "p.U#x"}, {Outcome::pass, Outcome::fail}), repaired, shuffled, scheduled,
+                                      recorded_run(5, {"p.U#x", "p.T#m"}, {Outcome::fail, Outcome::skipped})};
   auto v = core::check_other_runs(counted(core::VerdictKind::not_flaky, 1, 0), core::RunIndex(runs));
   CHECK(v.verdict == core::VerdictKind::not_flaky);
   CHECK(v.runs.failed == 0);
   CHECK(v.findings.empty());
   // A flaky verdict is left to check_deciding and honest_verdict.
   auto flaky = counted(core::VerdictKind::flaky, 1, 1);
-  const std::vector<core::RecordedRun> failed{run(9, {"p.T#m"}, {Outcome::fail})};
+  const std::vector<core::RecordedRun> failed{recorded_run(9, {"p.T#m"}, {Outcome::fail})};
   CHECK(core::check_other_runs(flaky, core::RunIndex(failed)).runs.failed == 1);
 }

@@ -2,26 +2,17 @@
 #include <catch2/catch.hpp>
 
 #include "core/run_index.hpp"
+#include "support/recorded_run.hpp"
 
 using namespace flakescan;
 using core::Outcome;
-
-namespace {
-
-core::RecordedRun recorded(std::int64_t id, std::vector<std::string> tests, std::vector<Outcome> outcomes) {
-  core::RecordedRun r{.id = id};
-  r.spec.tests = std::move(tests);
-  for (size_t i = 0; i < outcomes.size(); ++i) r.report.results.push_back({.test = r.spec.tests[i], .outcome = outcomes[i]});
-  return r;
-}
-
-}  // namespace
+using test_support::recorded_run;
 
 TEST_CASE("run index: each execution of a test, in the order of the runs and of their orders", "[core][run_index]") {
   // Run 7 holds the test twice (a NIO run); run 8 was cut short before its second test.
-  const std::vector<core::RecordedRun> runs{recorded(5, {"p.A#a", "p.T#m"}, {Outcome::pass, Outcome::fail}),
-                                            recorded(7, {"p.T#m", "p.T#m"}, {Outcome::pass, Outcome::fail}),
-                                            recorded(8, {"p.A#a", "p.T#m"}, {Outcome::pass})};
+  const std::vector<core::RecordedRun> runs{recorded_run(5, {"p.A#a", "p.T#m"}, {Outcome::pass, Outcome::fail}),
+                                            recorded_run(7, {"p.T#m", "p.T#m"}, {Outcome::pass, Outcome::fail}),
+                                            recorded_run(8, {"p.A#a", "p.T#m"}, {Outcome::pass})};
   const core::RunIndex index(runs);
   auto places = index.places("p.T#m");
   REQUIRE(places.size() == 4);

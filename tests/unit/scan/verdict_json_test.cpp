@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include "scan/verdict_json.hpp"
+#include "support/recorded_run.hpp"
 
 using namespace flakescan;
 using core::Outcome;
@@ -11,10 +12,8 @@ using nlohmann::json;
 namespace {
 
 core::RecordedRun stored(std::int64_t id, std::vector<std::string> tests, std::vector<Outcome> outcomes) {
-  core::RecordedRun r{.id = id};
-  r.spec.tests = std::move(tests);
+  auto r = test_support::recorded_run(id, std::move(tests), std::move(outcomes));
   r.spec.technique = "suite";
-  for (size_t i = 0; i < outcomes.size(); ++i) r.report.results.push_back({.test = r.spec.tests[i], .outcome = outcomes[i]});
   return r;
 }
 
