@@ -43,7 +43,7 @@ util::Result<Reproduced> reproduce(const Suspect& s, bool passes_alone, Lane& la
       other.push_back({&seen.run->spec.tests, seen.pos});
       continue;
     }
-    if (!pick) pick = &seen;
+    if (!pick || seen.pos < pick->pos) pick = &seen;  // the shortest order that gave it
     same.push_back({&seen.run->spec.tests, seen.pos});
   }
   if (!pick) return Reproduced{};

@@ -8,7 +8,9 @@
 //      where it had not run before (a second run in one JVM is the NIO check's): first the
 //      polluters another suspect's isolation found, when they ran before it in every round it
 //      failed in (KnownPolluters); then the order narrowed by the rounds of both outcomes, then
-//      by those of its outcome alone (suite_plan.hpp); then the whole prefix. The first order
+//      by those of its outcome alone (suite_plan.hpp); then the whole prefix of the round
+//      where it had the fewest tests before it (any prefix that gave the outcome holds what
+//      gave it; a shorter one costs less to run and confirm). The first order
 //      that gives that outcome again goes to technique `order`, together with the runs alone
 //      and the run that reproduced it (OrderOptions::observed), so that
 //      `order` confirms, classifies, minimises and looks for a cleaner without running its

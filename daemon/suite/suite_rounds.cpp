@@ -13,6 +13,7 @@
 #include "classfile/classpath.hpp"
 #include "classfile/static_writers.hpp"
 #include "core/deciding.hpp"
+#include "core/run_index.hpp"
 #include "rerun/outcome_tally.hpp"
 #include "rerun/rerun.hpp"
 #include "shuffle/shuffle.hpp"
@@ -288,6 +289,45 @@ util::Result<std::vector<std::vector<core::RecordedRun>>> isolate_suspects(
   return kept;
 }
 
+// 2b. Tests whose outcome never differed between rounds but did in a run of another suspect's
+// isolation (a victim run as a candidate cleaner right after a polluter, a test that failed
+// in the prefix of another's order): core::check_other_runs makes their round verdict
+// `flaky`, naming that run, and they are isolated like suspects, those runs among their
+// observations. Again while isolations turn up new ones; the budget checks of
+// isolate_suspects end it. Their places in `out` are added to `suspects`, the runs to `iso`.
+util::Result<void> isolate_later_suspects(const core::TechniqueInput& input, core::RunLog& runs, int jvms, const Spending& budget,
+                                          std::atomic<int>& made, const std::map<std::string, std::vector<Seen>>& seen,
+                                          const std::set<std::string>& writers, std::vector<size_t>& suspects,
+                                          std::vector<core::RecordedRun>& iso, std::vector<core::Verdict>& out) {
+  std::vector<bool> is_suspect(out.size(), false);
+  for (size_t k : suspects) is_suspect[k] = true;
+  for (;;) {
+    std::vector<size_t> fresh;
+    std::map<std::string, std::vector<Seen>> fresh_seen;  // points into `iso`, which stays as it is until they are done
+    {
+      const core::RunIndex index(iso);
+      for (size_t i = 0; i < out.size(); ++i) {
+        if (is_suspect[i] || out[i].evidence.details.contains("unscanned")) continue;
+        auto checked = core::check_other_runs(out[i], index);
+        if (checked.verdict != core::VerdictKind::flaky) continue;
+        checked.evidence.reason = "its outcome never differed between suite rounds, but did in another suspect's isolation (" +
+                                  checked.evidence.reason + ")";
+        out[i] = std::move(checked);
+        is_suspect[i] = true;
+        fresh.push_back(i);
+        auto& s = fresh_seen[out[i].test];
+        if (auto it = seen.find(out[i].test); it != seen.end()) s = it->second;
+        for (const auto& place : index.places(out[i].test)) s.push_back({place.run, place.pos, place.outcome()});
+      }
+    }
+    if (fresh.empty()) return {};
+    auto kept = isolate_suspects(input, runs, jvms, budget, made, fresh_seen, fresh, writers, out);
+    if (!kept) return std::unexpected(kept.error());
+    suspects.insert(suspects.end(), fresh.begin(), fresh.end());
+    for (auto& k : *kept) iso.insert(iso.end(), std::make_move_iterator(k.begin()), std::make_move_iterator(k.end()));
+  }
+}
+
 // Every finding of every suspect checked against every run of the scan's rounds and
 // isolations (core/deciding.hpp), once all of them are known.
 void check_suspects(std::vector<core::Verdict>& out, const std::vector<size_t>& suspects,
@@ -339,12 +379,16 @@ util::Result<std::vector<core::Verdict>> run_suite(const core::TechniqueInput& i
   std::atomic<int> made{rounds.runs_made + shuffled.runs_made};
   auto kept = isolate_suspects(input, runs, jvms, budget, made, seen, suspects, writers, out);
   if (!kept) return std::unexpected(kept.error());
+  std::vector<core::RecordedRun> iso;  // every isolated run
+  for (auto& k : *kept) iso.insert(iso.end(), std::make_move_iterator(k.begin()), std::make_move_iterator(k.end()));
+  if (auto later = isolate_later_suspects(input, runs, jvms, budget, made, seen, writers, suspects, iso, out); !later)
+    return std::unexpected(later.error());
 
   // Suspects of the shuffled rounds: passed every order round, failed on the shuffling JDK.
   if (auto done = shuffle_suspects(input, runs, shuffled, out); !done) return std::unexpected(done.error());
 
   std::vector<core::RecordedRun> all = std::move(rounds.runs);
-  for (auto& k : *kept) all.insert(all.end(), std::make_move_iterator(k.begin()), std::make_move_iterator(k.end()));
+  all.insert(all.end(), std::make_move_iterator(iso.begin()), std::make_move_iterator(iso.end()));
   const bool spent = budget.elapsed() >= total.seconds || made >= total.runs;
   check_suspects(out, suspects, all, spent);
   return out;

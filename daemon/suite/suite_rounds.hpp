@@ -11,6 +11,8 @@
 //    state-setters, cleaners), and the NIO check (`nio`, one JVM per test); `parallelism`
 //    suspects at a time, each in a lane of its own (suite_isolation.hpp). Every finding is
 //    kept in the test's verdict and checked against every run of the scan once all are done.
+//    A test whose outcome never differed between rounds but did in a suspect's isolated runs
+//    becomes a suspect too, those runs among its observations (again while that finds more).
 // 3. Tests that never differed: not_flaky with the number of rounds they passed (failing when
 //    they failed every round).
 // Budget: the first round measures what a round costs; the rounds that fit in 70% of the

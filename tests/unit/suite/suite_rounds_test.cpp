@@ -260,3 +260,49 @@ TEST_CASE("suite: suspects of one polluter are isolated together, one run each a
     }
   CHECK(shortcut_runs == shared);
 }
+
+TEST_CASE("suite: a test that differed only in another suspect's isolation is isolated too", "[suite][rounds]") {
+  // Two victims of one polluter. In the original order both run before it, except the
+  // victim's; in the reverse order the cleaner runs between the polluter and v2. So v2 passes
+  // both rounds and is no suspect; it fails when `order`, isolating the victim, tries it as a
+  // cleaner right after the polluter. That failure makes it a suspect of its own.
+  FakeSuite s;
+  s.victims["p.A#victim"] = {{"p.C#polluter"}, {}, false};
+  s.victims["p.V#v2"] = {{"p.C#polluter"}, {"p.K#k"}, false};
+  FakeRunLog log(s);
+  log.set_parallelism(1);
+  core::TechniqueInput in{.tests = {"p.V#v2", "p.K#k", "p.C#polluter", "p.A#victim"}, .seed = 2};
+  in.budget.runs_per_test = 2;
+  auto verdicts = suite::run_suite(in, log);
+  REQUIRE(verdicts);
+  auto v = by_test(*verdicts);
+  // The premise: v2 passed both rounds and failed in a run made for the victim.
+  int round_runs = 0, failed_for_victim = 0;
+  for (const auto& run : log.made()) {
+    for (size_t i = 0; i < run.spec.tests.size(); ++i) {
+      if (run.spec.tests[i] != "p.V#v2") continue;
+      if (run.spec.purpose.starts_with("suite round")) {
+        ++round_runs;
+        CHECK(run.report.outcome_at(i) == core::Outcome::pass);
+      } else if (run.spec.tests.back() == "p.A#victim" && core::is_failure(run.report.outcome_at(i))) {
+        ++failed_for_victim;
+      }
+    }
+  }
+  REQUIRE(round_runs == 2);
+  REQUIRE(failed_for_victim > 0);
+
+  CHECK(has_category(v["p.A#victim"], Category::order_dependent));
+  const auto& v2 = v["p.V#v2"];
+  INFO(v2.evidence.reason);
+  CHECK(v2.verdict == VerdictKind::flaky);
+  CHECK(has_category(v2, Category::order_dependent));
+  CHECK(v2.evidence.role == "victim");
+  CHECK(v2.evidence.reproducer == std::vector<std::string>{"p.C#polluter", "p.V#v2"});
+  // It got isolated runs of its own: alone, and an order that ends with it.
+  int alone = 0;
+  for (const auto& run : log.made())
+    if (run.spec.technique == "rerun" && run.spec.tests == std::vector<std::string>{"p.V#v2"}) ++alone;
+  CHECK(alone == 3);
+  CHECK(v["p.K#k"].verdict == VerdictKind::not_flaky);
+}
