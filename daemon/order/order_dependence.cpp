@@ -206,12 +206,24 @@ class Minimiser {
   };
 
   // The minimal order must decide the outcome as often as the failing order did: it is rerun
-  // confirm_reruns times (not once it disagrees; a budget stop ends the reruns).
+  // confirm_reruns times (not once it disagrees; a budget stop ends the reruns). Runs of
+  // exactly this order made before, other than the one that showed it (phase 2's reruns, when
+  // the failing order was minimal already), count as reruns: they are not made again.
   util::Result<Confirmation> confirm(const std::string& test, const std::vector<std::string>& order, bool victim,
                                      const Observation& seen) {
     Confirmation c;
     c.decided = wanted(victim, seen.outcome);
-    for (int k = 0; c.decided && k < s_.options.confirm_reruns; ++k) {
+    for (size_t r = 0; c.decided && c.agreeing < s_.options.confirm_reruns && r < s_.runner.history().size(); ++r) {
+      const auto& run = s_.runner.at(r);
+      if (r == seen.run || run.spec.shuffle || run.spec.tests.size() < order.size() ||
+          !std::equal(order.begin(), order.end(), run.spec.tests.begin()))
+        continue;
+      const auto o = run.report.outcome_at(order.size() - 1);
+      if (!core::is_observation(o)) continue;
+      if (wanted(victim, o)) ++c.agreeing;
+      else c.decided = false;
+    }
+    for (int k = c.agreeing; c.decided && k < s_.options.confirm_reruns; ++k) {
       auto again = s_.runner.run(order, "confirm " + std::to_string(k + 1) + ": reproduce " + test, 0, false);
       if (!again) {
         if (auto r = s_.note(again.error()); !r) return std::unexpected(r.error());

@@ -236,6 +236,38 @@ TEST_CASE("order: runs handed over take the place of the detection orders and ar
   CHECK(v.runs.total == log.runs() - before);
 }
 
+TEST_CASE("order: a failing order that is minimal already is not confirmed twice", "[order][od]") {
+  // What suite hands over after another suspect's isolation found the polluter: the victim
+  // alone and (polluter, victim). Phase 2 reruns that order twice; minimising keeps it whole,
+  // and those two reruns are its confirmation: no further run of it.
+  FakeRunLog log(example_suite());
+  auto alone = log.run({.tests = {"p.A#victim"}, .technique = "rerun"});
+  auto failing = log.run({.tests = {"p.C#polluter", "p.A#victim"}, .technique = "suite"});
+  REQUIRE(alone);
+  REQUIRE(failing);
+  const int before = log.runs();
+  order::OrderOptions options;
+  options.only = {"p.A#victim"};
+  options.observed = {*alone, *failing};
+  auto verdicts = order::detect_order_dependent(input_for(failing->spec.tests), log, options);
+  REQUIRE(verdicts);
+  const auto& v = verdict_of(*verdicts, "p.A#victim");
+  INFO(v.evidence.reason);
+  CHECK(v.category == Category::order_dependent);
+  CHECK(v.evidence.reproducer == std::vector<std::string>{"p.C#polluter", "p.A#victim"});
+  int runs_of_the_order = 0;
+  for (size_t i = size_t(before); i < log.made().size(); ++i) {
+    const auto& run = log.made()[i];
+    INFO(run.spec.purpose);
+    CHECK_FALSE(run.spec.purpose.find("reproduce") != std::string::npos);
+    if (run.spec.tests == failing->spec.tests) {
+      ++runs_of_the_order;
+      CHECK(core::is_failure(run.report.outcome_at(1)));
+    }
+  }
+  CHECK(runs_of_the_order == 2);  // phase 2's reruns, and no more
+}
+
 TEST_CASE("a victim seen failing only in the technique's own later runs is followed up", "[order][od]") {
   // Original and reverse orders only. p.V2#v fails after p.P2#p unless p.C#c runs between them,
   // as it does in the original order, so neither detection order shows it. p.V1#v needs both
