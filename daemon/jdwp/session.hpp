@@ -12,11 +12,13 @@
 //     about to block for something only the socket brings (read_until: a reply, an event)
 //     takes the reading role if nobody holds it, reads the socket itself (poll + recv, its
 //     own deadline), and gives the role back as soon as what it waits for has come. While
-//     another thread reads, it waits as before and the reader wakes it. The io thread is
+//     another caller reads, it waits as before and the reader wakes it; while the io thread
+//     reads (a short turn that never blocks) it waits for that turn to end, then looks again. The io thread is
 //     the reader of last resort: it waits for readability on the strand and reads (non-
 //     blocking) whenever no caller holds the role, so handlers, flow control and
 //     disconnects work when nobody waits. A caller that gives the role back re-arms it.
-//     `SessionStats::caller_reads` counts packets read by callers.
+//     `SessionStats::caller_reads` counts packets read by callers, `caller_turns` the times
+//     a caller took the role (so a test can tell who read, and wait until a caller reads).
 //   * The reader only frames and dispatches: a reply completes the request with the same
 //     id; an Event.Composite becomes an EventSet in the event queue, handed to the oldest
 //     event waiter. Handlers run on the reading thread (the io thread or a caller), outside
@@ -49,6 +51,7 @@
 #include <array>
 #include <atomic>
 #include <chrono>
+#include <condition_variable>
 #include <cstdint>
 #include <deque>
 #include <fstream>
@@ -81,6 +84,7 @@ struct SessionStats {
   std::atomic<std::uint64_t> packets_in{0}, packets_out{0}, dropped_malformed{0}, late_replies{0}, holds{0};
   std::atomic<std::uint64_t> writes{0};  // buffers handed to the socket (a batch is one)
   std::atomic<std::uint64_t> caller_reads{0};  // packets read by a calling thread, not the io thread
+  std::atomic<std::uint64_t> caller_turns{0};  // times a calling thread took the reading role
 };
 
 class Session : public std::enable_shared_from_this<Session> {
@@ -150,6 +154,7 @@ class Session : public std::enable_shared_from_this<Session> {
   // reading (session_read.cpp)
   void io_read();
   void arm_io_read_locked();
+  void release_io_locked();
   Got receive(std::string& why);
   bool dispatch_inbox(bool by_caller, std::string& why);
   void route(Packet packet, Calls& calls);
@@ -189,6 +194,8 @@ class Session : public std::enable_shared_from_this<Session> {
   bool ended_ = false;   // a reader saw EOF or an error: nobody reads any more
   Reader reader_ = Reader::none;
   bool io_armed_ = false;  // an io_read() is posted, or the strand waits for readability
+  std::condition_variable role_cv_;  // callers waiting for the io thread's turn to end
+  std::size_t role_waiters_ = 0;
   // Touched only by the thread holding the reading role.
   Bytes inbox_;
   std::array<std::uint8_t, 64 * 1024> chunk_{};

@@ -56,22 +56,22 @@ void Session::io_read() {
     if (got == Got::ended || !dispatch_inbox(false, why)) {
       {
         std::lock_guard lock(mutex_);
-        reader_ = Reader::none;
-        io_armed_ = false;
         ended_ = true;
+        io_armed_ = false;
+        release_io_locked();
       }
       return shutdown(why);
     }
     std::lock_guard lock(mutex_);
     if (read_paused_ || closed_) {
-      reader_ = Reader::none;
       io_armed_ = false;  // deliver_locked() re-arms when the queue has drained
+      release_io_locked();
       return;
     }
   }
   {
     std::lock_guard lock(mutex_);
-    reader_ = Reader::none;
+    release_io_locked();
   }
   // The socket was empty a moment ago; anything that has come since raises readiness again.
   socket_.async_wait(asio::ip::tcp::socket::wait_read,
@@ -85,13 +85,31 @@ void Session::io_read() {
                      }));
 }
 
+// The io thread lets go of the reading role (mutex_ held); a caller may be waiting for it.
+void Session::release_io_locked() {
+  reader_ = Reader::none;
+  if (role_waiters_ != 0) role_cv_.notify_all();
+}
+
 bool Session::read_until(const std::function<bool()>& done, Clock::time_point deadline) {
   if (done()) return true;
   {
-    std::lock_guard lock(mutex_);
-    if (reader_ != Reader::none || closed_ || ended_ || read_paused_ || !started_ || wake_fd_ < 0) return false;
+    std::unique_lock lock(mutex_);
+    for (;;) {
+      if (reader_ == Reader::caller || closed_ || ended_ || read_paused_ || !started_ || wake_fd_ < 0) return false;
+      if (reader_ == Reader::none) break;
+      // The io thread's turns are short (it reads what is there and lets go, never waiting):
+      // wait for it rather than fall back to being woken, then look again.
+      ++role_waiters_;
+      role_cv_.wait(lock, [&] { return reader_ != Reader::io; });
+      --role_waiters_;
+      lock.unlock();
+      if (done()) return true;
+      lock.lock();
+    }
     reader_ = Reader::caller;
   }
+  stats_.caller_turns++;
   std::string why;
   bool lost = false;
   const int fd = socket_.native_handle();
