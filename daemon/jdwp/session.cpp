@@ -1,6 +1,7 @@
 #include "jdwp/session.hpp"
 
 #include <cerrno>
+#include <cstring>
 
 #include <sys/eventfd.h>
 #include <sys/socket.h>
@@ -96,9 +97,8 @@ void Session::do_handshake(Clock::time_point deadline, StartHandler done) {
       {
         std::lock_guard lock(self->mutex_);
         self->started_ = true;
-        self->io_armed_ = true;
       }
-      self->io_read();
+      self->io_read(false);
       // IDSizes is answered with 8-byte defaults never in play: its reply has no ids.
       self->request(Command::VirtualMachine_IDSizes, {}, Clock::now() + std::chrono::seconds(30),
                     [self, done](util::Result<Packet> reply) mutable {
@@ -234,7 +234,7 @@ void Session::send(std::vector<Packet> packets) {
   }
   stats_.writes++;
   if (!writing_ && outbox_.empty()) {
-    write_now(bytes);
+    (void)write_now(bytes);  // an error is the strand's to report: do_write() meets it again
     if (bytes.empty()) return;
   }
   outbox_.push_back(std::move(bytes));
@@ -244,10 +244,11 @@ void Session::send(std::vector<Packet> packets) {
   }
 }
 
-// Nothing queued: write from this thread (out_mutex_ held). Non-blocking, so a full socket
-// buffer only leaves the rest in `bytes` for the strand to send.
-void Session::write_now(Bytes& bytes) {
+// Writes what the socket takes at once (out_mutex_ held; non-blocking) and leaves the rest
+// in `bytes`. Returns errno of a failed send (0: all sent, or the socket is full).
+int Session::write_now(Bytes& bytes) {
   std::size_t done = 0;
+  int error = 0;
   while (done < bytes.size()) {
     const ssize_t n = ::send(socket_.native_handle(), bytes.data() + done, bytes.size() - done, MSG_NOSIGNAL | MSG_DONTWAIT);
     if (n > 0) {
@@ -255,35 +256,43 @@ void Session::write_now(Bytes& bytes) {
     } else if (n < 0 && errno == EINTR) {
       continue;
     } else {
-      break;  // EAGAIN, or an error the asynchronous write will report
+      if (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK) error = errno;
+      break;  // full: the rest waits for the strand
     }
   }
   bytes.erase(bytes.begin(), bytes.begin() + static_cast<std::ptrdiff_t>(done));
+  return error;
 }
 
 void Session::do_write() {
-  std::unique_lock lock(out_mutex_);
-  if (outbox_.empty() || closed_) {
-    writing_ = false;
-    return;
+  for (;;) {
+    std::unique_lock lock(out_mutex_);
+    if (outbox_.empty() || closed_) {
+      writing_ = false;
+      return;
+    }
+    const int error = write_now(outbox_.front());
+    if (error != 0) {
+      writing_ = false;
+      lock.unlock();
+      return shutdown(std::string("write failed: ") + std::strerror(error));
+    }
+    if (outbox_.front().empty()) {
+      outbox_.pop_front();
+      continue;
+    }
+    break;  // the socket is full
   }
-  const Bytes& front = outbox_.front();  // deque: stays put while others push_back
-  lock.unlock();
-  asio::async_write(socket_, asio::buffer(front),
-                    asio::bind_executor(strand_, [self = shared_from_this()](boost::system::error_code ec, std::size_t) {
-                      if (ec) {
-                        {
-                          std::lock_guard guard(self->out_mutex_);
-                          self->writing_ = false;
-                        }
-                        return self->shutdown("write failed: " + ec.message());
-                      }
-                      {
-                        std::lock_guard guard(self->out_mutex_);
-                        self->outbox_.pop_front();
-                      }
-                      self->do_write();
-                    }));
+  std::lock_guard lock(mutex_);
+  socket_.async_wait(asio::ip::tcp::socket::wait_write,
+                     asio::bind_executor(strand_, [self = shared_from_this()](boost::system::error_code ec) {
+                       if (!ec) return self->do_write();
+                       {
+                         std::lock_guard guard(self->out_mutex_);
+                         self->writing_ = false;
+                       }
+                       self->shutdown("write failed: " + ec.message());
+                     }));
 }
 
 // ---- end ----------------------------------------------------------------------------------
@@ -296,6 +305,7 @@ void Session::shutdown(const std::string& reason) {
   if (closed_) return;
   std::unordered_map<std::uint32_t, Pending> pending;
   {
+    std::lock_guard reading(mutex_);  // calls on the socket object
     std::lock_guard out(out_mutex_);  // no direct send() on a closing socket
     std::lock_guard lock(pending_mutex_);
     close_reason_ = "VM session ended: " + reason;

@@ -6,8 +6,10 @@
 //     asynchronous operations and the timers belong to the strand (one strand per VM). The
 //     reading state (inbox, event queue, event waiters, flow control) is guarded by
 //     `mutex_`; the pending table by `pending_mutex_`; the write side by `out_mutex_`. Lock
-//     order: mutex_, then pending_mutex_, then out_mutex_. Handlers are never called with
-//     one of them held (a handler may call back into the session).
+//     order: mutex_, then out_mutex_, then pending_mutex_. Handlers are never called with
+//     one of them held (a handler may call back into the session). Every call on the socket
+//     object after the handshake (async_wait, cancel, shutdown) is made under mutex_, so a
+//     caller may arm the io thread's wait itself; raw send/recv/poll use the descriptor.
 //   * One reader at a time, and the reader may be any thread (leader/follower). A caller
 //     about to block for something only the socket brings (read_until: a reply, an event)
 //     takes the reading role if nobody holds it, reads the socket itself (poll + recv, its
@@ -16,7 +18,8 @@
 //     reads (a short turn that never blocks) it waits for that turn to end, then looks again. The io thread is
 //     the reader of last resort: it waits for readability on the strand and reads (non-
 //     blocking) whenever no caller holds the role, so handlers, flow control and
-//     disconnects work when nobody waits. A caller that gives the role back re-arms it.
+//     disconnects work when nobody waits. A caller that gives the role back with data
+//     left unread posts the io thread a read.
 //     `SessionStats::caller_reads` counts packets read by callers, `caller_turns` the times
 //     a caller took the role (so a test can tell who read, and wait until a caller reads).
 //   * The reader only frames and dispatches: a reply completes the request with the same
@@ -152,8 +155,9 @@ class Session : public std::enable_shared_from_this<Session> {
 
   void do_handshake(Clock::time_point deadline, StartHandler done);
   // reading (session_read.cpp)
-  void io_read();
-  void arm_io_read_locked();
+  void io_read(bool from_wait);
+  void arm_wait_locked();
+  void post_io_read();
   void release_io_locked();
   Got receive(std::string& why);
   bool dispatch_inbox(bool by_caller, std::string& why);
@@ -166,7 +170,7 @@ class Session : public std::enable_shared_from_this<Session> {
   void register_waiter_timer(std::uint64_t id, Clock::time_point deadline);
   // writing and the end (session.cpp)
   void send(std::vector<Packet> packets);
-  void write_now(Bytes& bytes);
+  int write_now(Bytes& bytes);
   void do_write();
   void shutdown(const std::string& reason);
   void trace(bool from_vm, ByteView bytes, std::string_view note);
@@ -193,7 +197,7 @@ class Session : public std::enable_shared_from_this<Session> {
   bool started_ = false;
   bool ended_ = false;   // a reader saw EOF or an error: nobody reads any more
   Reader reader_ = Reader::none;
-  bool io_armed_ = false;  // an io_read() is posted, or the strand waits for readability
+  bool io_armed_ = false;  // the strand waits for readability (one async_wait queued)
   std::condition_variable role_cv_;  // callers waiting for the io thread's turn to end
   std::size_t role_waiters_ = 0;
   // Touched only by the thread holding the reading role.

@@ -30,23 +30,37 @@ auto read_log() {
 
 // ---- the reading role ---------------------------------------------------------------------
 
-// Posts io_read() unless the io thread already has one coming or someone else reads.
-void Session::arm_io_read_locked() {
-  if (io_armed_ || reader_ != Reader::none || closed_ || ended_ || read_paused_ || !started_) return;
+// The io thread waits for readability with an asio wait (io_armed_: one async_wait queued).
+// Asio's epoll registration is edge-triggered: data whose edge came while no wait was queued
+// raises no other, so whoever arms the wait looks for data already there afterwards.
+void Session::arm_wait_locked() {
+  if (io_armed_ || closed_ || ended_) return;
   io_armed_ = true;
-  asio::post(strand_, [self = shared_from_this()] { self->io_read(); });
+  socket_.async_wait(asio::ip::tcp::socket::wait_read,
+                     asio::bind_executor(strand_, [self = shared_from_this()](boost::system::error_code ec) {
+                       if (!ec) return self->io_read(true);
+                       {
+                         std::lock_guard lock(self->mutex_);
+                         self->io_armed_ = false;
+                       }
+                       if (ec != asio::error::operation_aborted) self->shutdown("read failed: " + ec.message());
+                     }));
 }
 
-// On the strand, as the one io_read() that io_armed_ stands for: reads (non-blocking) until
-// the socket is empty, then waits for readability. Steps aside while a caller reads: that
-// caller re-arms it when it gives the role back.
-void Session::io_read() {
+void Session::post_io_read() {
+  asio::post(strand_, [self = shared_from_this()] { self->io_read(false); });
+}
+
+// On the strand: reads (non-blocking) until the socket is empty, then waits for readability
+// again. While a caller reads, steps aside and lets its wait lapse: the caller re-arms it
+// when it hands the role back (the io thread would otherwise wake for every segment the
+// caller reads). While the queue is full (read_paused_) does nothing: deliver_locked()
+// posts it when the queue has drained.
+void Session::io_read(bool from_wait) {
   {
     std::lock_guard lock(mutex_);
-    if (reader_ != Reader::none || closed_ || ended_ || read_paused_) {
-      io_armed_ = false;
-      return;
-    }
+    if (from_wait) io_armed_ = false;
+    if (closed_ || ended_ || read_paused_ || reader_ != Reader::none) return;
     reader_ = Reader::io;
   }
   std::string why;
@@ -57,32 +71,18 @@ void Session::io_read() {
       {
         std::lock_guard lock(mutex_);
         ended_ = true;
-        io_armed_ = false;
         release_io_locked();
       }
       return shutdown(why);
     }
     std::lock_guard lock(mutex_);
-    if (read_paused_ || closed_) {
-      io_armed_ = false;  // deliver_locked() re-arms when the queue has drained
-      release_io_locked();
-      return;
-    }
+    if (read_paused_ || closed_) return release_io_locked();
   }
-  {
-    std::lock_guard lock(mutex_);
-    release_io_locked();
-  }
-  // The socket was empty a moment ago; anything that has come since raises readiness again.
-  socket_.async_wait(asio::ip::tcp::socket::wait_read,
-                     asio::bind_executor(strand_, [self = shared_from_this()](boost::system::error_code ec) {
-                       if (!ec) return self->io_read();
-                       {
-                         std::lock_guard lock(self->mutex_);
-                         self->io_armed_ = false;
-                       }
-                       if (ec != asio::error::operation_aborted) self->shutdown("read failed: " + ec.message());
-                     }));
+  std::lock_guard lock(mutex_);
+  release_io_locked();
+  // Nothing left a moment ago, and the io thread is not in epoll_wait while it runs this:
+  // whatever comes from now on raises an edge that finds the wait queued.
+  arm_wait_locked();
 }
 
 // The io thread lets go of the reading role (mutex_ held); a caller may be waiting for it.
@@ -140,14 +140,22 @@ bool Session::read_until(const std::function<bool()>& done, Clock::time_point de
     std::lock_guard lock(mutex_);
     if (read_paused_ || closed_) break;
   }
-  std::lock_guard lock(mutex_);
-  reader_ = Reader::none;
-  if (lost) {
-    ended_ = true;  // nobody reads again; the strand ends the session and fails the waiters
-    asio::post(strand_, [self = shared_from_this(), why] { self->shutdown(why); });
-  } else {
-    arm_io_read_locked();
+  bool look = false;
+  {
+    std::lock_guard lock(mutex_);
+    reader_ = Reader::none;
+    if (lost) {
+      ended_ = true;  // nobody reads again; the strand ends the session and fails the waiters
+      asio::post(strand_, [self = shared_from_this(), why] { self->shutdown(why); });
+    } else if (!closed_ && !read_paused_) {
+      arm_wait_locked();  // the io thread's wait, if it lapsed during this turn
+      look = true;
+    }
   }
+  // Data that came after the last recv may have raised its edge before the wait was queued:
+  // the io thread is told to read it. Anything later finds the wait queued.
+  pollfd left{fd, POLLIN, 0};
+  if (look && ::poll(&left, 1, 0) > 0) post_io_read();
   return true;
 }
 
@@ -356,7 +364,7 @@ void Session::deliver_locked(Calls& calls) {
   flow_control_locked();
   if (read_paused_ && events_.size() < 2 * options_.event_capacity) {
     read_paused_ = false;
-    arm_io_read_locked();
+    post_io_read();
   }
 }
 
