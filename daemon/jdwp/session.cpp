@@ -284,6 +284,11 @@ void Session::do_write() {
     break;  // the socket is full
   }
   std::lock_guard lock(mutex_);
+  if (closed_) {  // shutdown() has cancelled the socket's waits already: queue none after it
+    std::lock_guard out(out_mutex_);
+    writing_ = false;
+    return;
+  }
   socket_.async_wait(asio::ip::tcp::socket::wait_write,
                      asio::bind_executor(strand_, [self = shared_from_this()](boost::system::error_code ec) {
                        if (!ec) return self->do_write();

@@ -284,3 +284,22 @@ TEST_CASE("the wire trace is written in the fixture format", "[jdwp][session]") 
   }
   CHECK(events == 1);
 }
+
+TEST_CASE("a packet larger than the socket buffers goes out whole through the write queue", "[jdwp][session]") {
+  constexpr std::size_t big = 32 * 1024 * 1024;  // far past loopback's buffers: send() takes part
+  std::size_t received = 0;
+  FakeVm vm([&](FakeVm& fake) {
+    std::this_thread::sleep_for(50ms);  // let the client's send() fill the buffers first
+    auto c = fake.read_command();
+    received = c.data.size();
+    fake.reply(c.id, encode(OneInt{7}, IdSizes{}));
+    fake.read_command();
+  });
+  auto client = connect(vm);
+  Bytes data(big, 0x5a);
+  auto reply = client->raw_call(Command::ArrayReference_Length, std::move(data), soon());
+  REQUIRE(reply);
+  CHECK(client->decode_reply<ArLength>(reply)->value == 7);
+  CHECK(received == big);
+  (void)client->raw_call(Command::VirtualMachine_Dispose, {}, Clock::now() + 50ms);
+}
