@@ -2,24 +2,25 @@
 // jdwp::Session: one debugger connection to one VM, over Asio.
 //
 // Policy and invariants
-//   * The public functions may be called from any thread. The socket object, its
-//     asynchronous operations and the timers belong to the strand (one strand per VM). The
-//     reading state (inbox, event queue, event waiters, flow control) is guarded by
-//     `mutex_`; the pending table by `pending_mutex_`; the write side by `out_mutex_`. Lock
-//     order: mutex_, then out_mutex_, then pending_mutex_. Handlers are never called with
-//     one of them held (a handler may call back into the session). Every call on the socket
-//     object after the handshake (async_wait, cancel, shutdown) is made under mutex_, so a
-//     caller may arm the io thread's wait itself; raw send/recv/poll use the descriptor.
-//   * One reader at a time, and the reader may be any thread (leader/follower). A caller
-//     about to block for something only the socket brings (read_until: a reply, an event)
-//     takes the reading role if nobody holds it, reads the socket itself (poll + recv, its
-//     own deadline), and gives the role back as soon as what it waits for has come. While
-//     another caller reads, it waits as before and the reader wakes it; while the io thread
-//     reads (a short turn that never blocks) it waits for that turn to end, then looks again. The io thread is
-//     the reader of last resort: it waits for readability on the strand and reads (non-
-//     blocking) whenever no caller holds the role, so handlers, flow control and
-//     disconnects work when nobody waits. A caller that gives the role back with data
-//     left unread posts the io thread a read.
+//   * The public functions may be called from any thread. Timers and the completion
+//     handlers of the socket's asynchronous operations run on the strand (one per VM).
+//     The reading state (inbox, event queue, event waiters, flow control, who reads) is
+//     guarded by `mutex_`, the pending table by `pending_mutex_`, the write side by
+//     `out_mutex_`; lock order mutex_, out_mutex_, pending_mutex_. Every call on the socket
+//     object after the handshake (async_wait, cancel, shutdown) is made under mutex_, so
+//     any thread may arm the io thread's wait; raw send/recv/poll use the descriptor.
+//     Handlers are never called with a lock held (a handler may call back into the session).
+//   * One reader at a time, and it may be any thread (leader/follower). A caller about to
+//     block for something only the socket brings (read_until: a reply, an event) takes the
+//     reading role if nobody holds it, reads the socket itself (poll + recv, its own
+//     deadline), and gives the role back as soon as what it waits for has come. While
+//     another caller reads, it sleeps as before and that reader wakes it; while the io
+//     thread reads (a short turn that never blocks) it waits for the turn to end and looks
+//     again. The io thread is the reader of last resort: it waits for readability and reads
+//     (non-blocking) whenever no caller holds the role, so asynchronous waiters, flow
+//     control and disconnects work when nobody waits. While a caller reads, the io thread's
+//     wait lapses at the first data; the caller re-arms it when it gives the role back and
+//     posts the io thread a read if data is already there (session_read.cpp says why).
 //     `SessionStats::caller_reads` counts packets read by callers, `caller_turns` the times
 //     a caller took the role (so a test can tell who read, and wait until a caller reads).
 //   * The reader only frames and dispatches: a reply completes the request with the same
