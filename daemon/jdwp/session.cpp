@@ -3,6 +3,7 @@
 #include <cerrno>
 #include <cstring>
 
+#include <sys/epoll.h>
 #include <sys/eventfd.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -40,6 +41,17 @@ Session::Session(asio::ip::tcp::socket socket, SessionOptions options)
   boost::system::error_code ec;
   socket_.set_option(asio::ip::tcp::no_delay(true), ec);
   wake_fd_ = ::eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+  watch_fd_ = ::epoll_create1(EPOLL_CLOEXEC);
+  if (watch_fd_ >= 0) {
+    epoll_event ev{};
+    ev.events = EPOLLONESHOT;  // off until the reader starts
+    if (::epoll_ctl(watch_fd_, EPOLL_CTL_ADD, socket_.native_handle(), &ev) == 0) {
+      watch_ = std::make_unique<asio::posix::stream_descriptor>(socket_.get_executor(), watch_fd_);
+    } else {
+      ::close(watch_fd_);
+      watch_fd_ = -1;
+    }
+  }
 }
 
 Session::~Session() {
@@ -69,6 +81,10 @@ void Session::start(Clock::time_point deadline, StartHandler done) {
 }
 
 void Session::do_handshake(Clock::time_point deadline, StartHandler done) {
+  if (!watch_ || wake_fd_ < 0) {
+    shutdown("cannot make the reader's descriptors (epoll, eventfd)");
+    return done(util::fail(Errc::io, close_reason_));
+  }
   auto timer = std::make_shared<asio::steady_timer>(strand_, deadline);
   auto self = shared_from_this();
   timer->async_wait(asio::bind_executor(strand_, [self](boost::system::error_code ec) {
@@ -320,6 +336,7 @@ void Session::shutdown(const std::string& reason) {
     boost::system::error_code ec;
     socket_.shutdown(asio::ip::tcp::socket::shutdown_both, ec);
     socket_.cancel(ec);
+    if (watch_) watch_->cancel(ec);
     outbox_.clear();
     pending = std::move(pending_);
     pending_.clear();

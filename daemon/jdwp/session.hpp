@@ -7,8 +7,8 @@
 //     The reading state (inbox, event queue, event waiters, flow control, who reads) is
 //     guarded by `mutex_`, the pending table by `pending_mutex_`, the write side by
 //     `out_mutex_`; lock order mutex_, out_mutex_, pending_mutex_. Every call on the socket
-//     object after the handshake (async_wait, cancel, shutdown) is made under mutex_, so
-//     any thread may arm the io thread's wait; raw send/recv/poll use the descriptor.
+//     object after the handshake (async_wait, cancel, shutdown) is made under mutex_; raw
+//     send/recv/poll/epoll_ctl from other threads use the descriptors.
 //     Handlers are never called with a lock held (a handler may call back into the session).
 //   * One reader at a time, and it may be any thread (leader/follower). A caller about to
 //     block for something only the socket brings (read_until: a reply, an event) takes the
@@ -18,9 +18,10 @@
 //     thread reads (a short turn that never blocks) it waits for the turn to end and looks
 //     again. The io thread is the reader of last resort: it waits for readability and reads
 //     (non-blocking) whenever no caller holds the role, so asynchronous waiters, flow
-//     control and disconnects work when nobody waits. While a caller reads, the io thread's
-//     wait lapses at the first data; the caller re-arms it when it gives the role back and
-//     posts the io thread a read if data is already there (session_read.cpp says why).
+//     control and disconnects work when nobody waits. It watches the socket through a
+//     private one-shot epoll set whose interest is on only while nobody holds the role: a
+//     caller switches it off when it takes the role and on when it gives it back (one
+//     epoll_ctl each), so the io thread is not woken by what a caller reads.
 //     `SessionStats::caller_reads` counts packets read by callers, `caller_turns` the times
 //     a caller took the role (so a test can tell who read, and wait until a caller reads).
 //   * The reader only frames and dispatches: a reply completes the request with the same
@@ -68,6 +69,7 @@
 #include <vector>
 
 #include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/posix/stream_descriptor.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/strand.hpp>
 
@@ -157,7 +159,8 @@ class Session : public std::enable_shared_from_this<Session> {
   void do_handshake(Clock::time_point deadline, StartHandler done);
   // reading (session_read.cpp)
   void io_read(bool from_wait);
-  void arm_wait_locked();
+  void watch_locked(bool on);
+  void queue_watch_locked();
   void post_io_read();
   void release_io_locked();
   Got receive(std::string& why);
@@ -198,7 +201,9 @@ class Session : public std::enable_shared_from_this<Session> {
   bool started_ = false;
   bool ended_ = false;   // a reader saw EOF or an error: nobody reads any more
   Reader reader_ = Reader::none;
-  bool io_armed_ = false;  // the strand waits for readability (one async_wait queued)
+  bool io_armed_ = false;  // the strand's wait on watch_ is queued
+  int watch_fd_ = -1;      // private epoll set: the socket alone, one-shot (session_read.cpp)
+  std::unique_ptr<boost::asio::posix::stream_descriptor> watch_;  // asio's view of watch_fd_
   std::condition_variable role_cv_;  // callers waiting for the io thread's turn to end
   std::size_t role_waiters_ = 0;
   // Touched only by the thread holding the reading role.

@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include <poll.h>
+#include <sys/epoll.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -30,13 +31,23 @@ auto read_log() {
 
 // ---- the reading role ---------------------------------------------------------------------
 
-// The io thread waits for readability with an asio wait (io_armed_: one async_wait queued).
-// Asio's epoll registration is edge-triggered: data whose edge came while no wait was queued
-// raises no other, so whoever arms the wait looks for data already there afterwards.
-void Session::arm_wait_locked() {
-  if (io_armed_ || closed_ || ended_) return;
+// The io thread watches the socket through a private epoll set (watch_fd_) that holds only
+// the socket, with EPOLLONESHOT; asio waits on that set's descriptor (io_armed_: that wait
+// is queued). The socket's interest there is on exactly while nobody holds the reading role:
+// a caller switches it off when it takes the role and on when it hands the role back, with
+// one epoll_ctl each and no wake-up of the io thread. Switching it on looks at the socket at
+// once, so data that came in between is reported then, not lost.
+void Session::watch_locked(bool on) {
+  epoll_event ev{};
+  ev.events = on ? (EPOLLIN | EPOLLRDHUP | EPOLLONESHOT) : EPOLLONESHOT;
+  (void)::epoll_ctl(watch_fd_, EPOLL_CTL_MOD, socket_.native_handle(), &ev);
+}
+
+// On the strand: queues the asio wait on the private set unless it is queued already.
+void Session::queue_watch_locked() {
+  if (io_armed_ || closed_ || ended_ || !watch_) return;
   io_armed_ = true;
-  socket_.async_wait(asio::ip::tcp::socket::wait_read,
+  watch_->async_wait(asio::posix::descriptor_base::wait_read,
                      asio::bind_executor(strand_, [self = shared_from_this()](boost::system::error_code ec) {
                        if (!ec) return self->io_read(true);
                        {
@@ -51,16 +62,20 @@ void Session::post_io_read() {
   asio::post(strand_, [self = shared_from_this()] { self->io_read(false); });
 }
 
-// On the strand: reads (non-blocking) until the socket is empty, then waits for readability
-// again. While a caller reads, steps aside and lets its wait lapse: the caller re-arms it
-// when it hands the role back (the io thread would otherwise wake for every segment the
-// caller reads). While the queue is full (read_paused_) does nothing: deliver_locked()
-// posts it when the queue has drained.
+// On the strand: takes the set's report (one-shot: the interest is off until switched on
+// again), reads (non-blocking) until the socket is empty, switches the interest back on
+// and queues the wait again. Does not read while a caller reads (that caller switches the
+// interest on when it is done) or while the queue is full (read_paused_: deliver_locked()
+// posts io_read() when the queue has drained).
 void Session::io_read(bool from_wait) {
+  epoll_event report{};
+  (void)::epoll_wait(watch_fd_, &report, 1, 0);
   {
     std::lock_guard lock(mutex_);
     if (from_wait) io_armed_ = false;
-    if (closed_ || ended_ || read_paused_ || reader_ != Reader::none) return;
+    if (closed_ || ended_) return;
+    queue_watch_locked();
+    if (read_paused_ || reader_ != Reader::none) return;
     reader_ = Reader::io;
   }
   std::string why;
@@ -80,9 +95,7 @@ void Session::io_read(bool from_wait) {
   }
   std::lock_guard lock(mutex_);
   release_io_locked();
-  // Nothing left a moment ago, and the io thread is not in epoll_wait while it runs this:
-  // whatever comes from now on raises an edge that finds the wait queued.
-  arm_wait_locked();
+  watch_locked(true);
 }
 
 // The io thread lets go of the reading role (mutex_ held); a caller may be waiting for it.
@@ -108,6 +121,7 @@ bool Session::read_until(const std::function<bool()>& done, Clock::time_point de
       lock.lock();
     }
     reader_ = Reader::caller;
+    watch_locked(false);  // the io thread is not woken by what this caller reads
   }
   stats_.caller_turns++;
   std::string why;
@@ -140,22 +154,14 @@ bool Session::read_until(const std::function<bool()>& done, Clock::time_point de
     std::lock_guard lock(mutex_);
     if (read_paused_ || closed_) break;
   }
-  bool look = false;
-  {
-    std::lock_guard lock(mutex_);
-    reader_ = Reader::none;
-    if (lost) {
-      ended_ = true;  // nobody reads again; the strand ends the session and fails the waiters
-      asio::post(strand_, [self = shared_from_this(), why] { self->shutdown(why); });
-    } else if (!closed_ && !read_paused_) {
-      arm_wait_locked();  // the io thread's wait, if it lapsed during this turn
-      look = true;
-    }
+  std::lock_guard lock(mutex_);
+  reader_ = Reader::none;
+  if (lost) {
+    ended_ = true;  // nobody reads again; the strand ends the session and fails the waiters
+    asio::post(strand_, [self = shared_from_this(), why] { self->shutdown(why); });
+  } else if (!closed_ && !read_paused_) {
+    watch_locked(true);  // reports at once anything that came after the last recv
   }
-  // Data that came after the last recv may have raised its edge before the wait was queued:
-  // the io thread is told to read it. Anything later finds the wait queued.
-  pollfd left{fd, POLLIN, 0};
-  if (look && ::poll(&left, 1, 0) > 0) post_io_read();
   return true;
 }
 
