@@ -104,6 +104,14 @@ std::vector<util::Result<Packet>> Client::raw_call_all(std::vector<std::pair<Com
   const auto ids = session_->submit_all(std::move(commands), [replies](std::size_t i, util::Result<Packet> reply) {
     replies->fill(i, std::move(reply));
   });
+  // Read the replies on this thread if nobody else is reading (leader/follower,
+  // session.hpp); otherwise, or once they are in, the wait below.
+  session_->read_until(
+      [&] {
+        std::lock_guard lock(replies->mutex);
+        return replies->missing == 0;
+      },
+      deadline);
   std::unique_lock lock(replies->mutex);
   if (!replies->cv.wait_until(lock, deadline, [&] { return replies->missing == 0; })) {
     lock.unlock();
@@ -127,11 +135,35 @@ void Client::async_next_event(Clock::time_point deadline, Session::EventHandler 
 }
 
 util::Result<EventSet> Client::next_event(Clock::time_point deadline) {
-  std::promise<util::Result<EventSet>> promise;
-  auto future = promise.get_future();
-  session_->next_event(deadline, [&promise](util::Result<EventSet> set) { promise.set_value(std::move(set)); });
-  return future.get();
+  struct Slot {
+    std::mutex mutex;
+    std::condition_variable cv;
+    std::optional<util::Result<EventSet>> set;
+  };
+  auto slot = std::make_shared<Slot>();
+  session_->next_event(deadline, [slot](util::Result<EventSet> set) {
+    {
+      std::lock_guard lock(slot->mutex);
+      slot->set = std::move(set);
+    }
+    slot->cv.notify_one();
+  });
+  auto done = [&] {
+    std::lock_guard lock(slot->mutex);
+    return slot->set.has_value();
+  };
+  session_->read_until(done, deadline);
+  // The session's own timer answers the waiter at the deadline if nothing else does.
+  std::unique_lock lock(slot->mutex);
+  slot->cv.wait(lock, [&] { return slot->set.has_value(); });
+  return std::move(*slot->set);
 }
+
+bool Client::read_until(const std::function<bool()>& done, Clock::time_point deadline) {
+  return session_->read_until(done, deadline);
+}
+
+void Client::wake_reader() { session_->wake_reader(); }
 
 void Client::close(std::string reason) { session_->close(std::move(reason)); }
 

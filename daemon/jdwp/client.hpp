@@ -4,8 +4,14 @@
 //
 // Policy: the client owns one io_context run by one thread; the session's strand lives on
 // it. call() and next_event() block the calling thread (never call them from a handler of
-// this client). Every call has a deadline. Destroying the client closes the session (every
+// this client). While it waits, the calling thread reads the socket itself when no other
+// thread is reading (Session::read_until, leader/follower): the reply or event it waits
+// for then reaches it with no hand-off, and whatever else it reads (other threads' replies,
+// event sets for async_next_event) is dispatched by it as the io thread would. When
+// another thread reads, it sleeps until woken as before; the io thread reads whenever no
+// caller does. Every call has a deadline. Destroying the client closes the session (every
 // waiter fails with Errc::disconnected) and joins the thread.
+#include <functional>
 #include <memory>
 #include <string>
 #include <thread>
@@ -61,8 +67,14 @@ class Client {
     return decode<typename C::Reply>(reply->data, sizes_);
   }
   util::Result<EventSet> next_event(Clock::time_point deadline);
-  // The next event set, handed to `done` on the session's strand (must not block).
+  // The next event set, handed to `done` on whichever thread reads it: the io thread or a
+  // caller reading for itself (must not block, must not wait for this client).
   void async_next_event(Clock::time_point deadline, Session::EventHandler done);
+  // For a caller about to wait for something the socket brings (Session::read_until):
+  // reads on this thread until `done()` or the deadline if nobody else reads; false if it
+  // could not. wake_reader() makes such a reader look at its `done` again.
+  bool read_until(const std::function<bool()>& done, Clock::time_point deadline);
+  void wake_reader();
 
   const IdSizes& sizes() const { return sizes_; }
   bool closed() const { return session_->closed(); }

@@ -4,12 +4,20 @@
 // Policy and invariants
 //   * Event sets are taken from the session one at a time (the next is asked for only when
 //     the previous one has been handled, so the session's bounded queue is the back-pressure).
-//     The common case is handled right on the io thread: every location already in the
-//     caches, every request id known, room in the technique's queue -> queued at once.
-//     Anything else goes to the pump thread, which may block: it resolves locations with
-//     requests, installs breakpoints whose class was just prepared (and resumes a
-//     class-prepare stop that only served that), and waits for room in the queue. Either
-//     way events reach next_event() in the VM's order, none lost.
+//     The common case is handled right on the thread that read the set (on_event_set: every
+//     location already in the caches, every request id known, room in the technique's
+//     queue -> queued at once, never waiting). Anything else goes to the pump thread, which
+//     may block: it resolves locations with requests, installs breakpoints whose class was
+//     just prepared (and resumes a class-prepare stop that only served that), and waits for
+//     room in the queue. Either way events reach next_event() in the VM's order, none lost.
+//   * Who reads: a technique thread in next_event() with an empty queue reads the socket
+//     itself while nobody else does (Client::read_until), so a breakpoint hit reaches it
+//     with no thread hand-off; calls (stack_then_resume ...) read their own replies the same
+//     way. A reading technique thread cannot deadlock on its own queue: it reads only while
+//     the queue is empty, stops as soon as one event is in it, and the fast path it runs
+//     never blocks (a full queue sends the set to the pump instead). Only the pump blocks
+//     in push_event(), and it then holds no reading role; after pushing it wakes a reading
+//     technique thread (Client::wake_reader).
 //   * Handles (breakpoints, watches) are ours and stable; JDWP request ids behind them may
 //     be several (one per loaded copy of a class) and change as classes load.
 //   * Caches (class ids, signatures, methods, fields, line tables) are keyed by JDWP ids,

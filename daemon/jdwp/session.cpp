@@ -1,8 +1,12 @@
 #include "jdwp/session.hpp"
 
 #include <cerrno>
+#include <cstring>
 
+#include <sys/epoll.h>
+#include <sys/eventfd.h>
 #include <sys/socket.h>
+#include <unistd.h>
 
 #include <boost/asio/bind_executor.hpp>
 #include <boost/asio/post.hpp>
@@ -36,11 +40,24 @@ Session::Session(asio::ip::tcp::socket socket, SessionOptions options)
   }
   boost::system::error_code ec;
   socket_.set_option(asio::ip::tcp::no_delay(true), ec);
+  wake_fd_ = ::eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+  watch_fd_ = ::epoll_create1(EPOLL_CLOEXEC);
+  if (watch_fd_ >= 0) {
+    epoll_event ev{};
+    ev.events = EPOLLONESHOT;  // off until the reader starts
+    if (::epoll_ctl(watch_fd_, EPOLL_CTL_ADD, socket_.native_handle(), &ev) == 0) {
+      watch_ = std::make_unique<asio::posix::stream_descriptor>(socket_.get_executor(), watch_fd_);
+    } else {
+      ::close(watch_fd_);
+      watch_fd_ = -1;
+    }
+  }
 }
 
 Session::~Session() {
   boost::system::error_code ec;
   socket_.close(ec);
+  if (wake_fd_ >= 0) ::close(wake_fd_);
 }
 
 IdSizes Session::id_sizes() const {
@@ -48,7 +65,7 @@ IdSizes Session::id_sizes() const {
   return sizes_;
 }
 
-// Callers hold out_mutex_ (writes) or run on the strand (reads, with the lock taken here).
+// Callers hold out_mutex_ (writers, and the reader for each packet it frames).
 void Session::trace(bool from_vm, ByteView bytes, std::string_view note) {
   if (!trace_) return;
   trace_ << format_trace_packet(from_vm, bytes, note);
@@ -64,6 +81,10 @@ void Session::start(Clock::time_point deadline, StartHandler done) {
 }
 
 void Session::do_handshake(Clock::time_point deadline, StartHandler done) {
+  if (!watch_ || wake_fd_ < 0) {
+    shutdown("cannot make the reader's descriptors (epoll, eventfd)");
+    return done(util::fail(Errc::io, close_reason_));
+  }
   auto timer = std::make_shared<asio::steady_timer>(strand_, deadline);
   auto self = shared_from_this();
   timer->async_wait(asio::bind_executor(strand_, [self](boost::system::error_code ec) {
@@ -89,8 +110,11 @@ void Session::do_handshake(Clock::time_point deadline, StartHandler done) {
         return done(util::fail(Errc::malformed, self->close_reason_));
       }
       if (self->trace_) self->trace_ << format_trace_handshake(true);
-      self->started_ = true;
-      self->do_read();
+      {
+        std::lock_guard lock(self->mutex_);
+        self->started_ = true;
+      }
+      self->io_read(false);
       // IDSizes is answered with 8-byte defaults never in play: its reply has no ids.
       self->request(Command::VirtualMachine_IDSizes, {}, Clock::now() + std::chrono::seconds(30),
                     [self, done](util::Result<Packet> reply) mutable {
@@ -152,12 +176,17 @@ std::vector<std::uint32_t> Session::submit_all(std::vector<std::pair<Command, By
 }
 
 std::optional<Session::ReplyHandler> Session::abandon(std::uint32_t id) {
-  std::lock_guard lock(pending_mutex_);
-  auto it = pending_.find(id);
-  if (it == pending_.end()) return std::nullopt;
-  auto handler = std::move(it->second.done);
-  // A timer of request() is cancelled by the strand when it fires or at shutdown.
-  pending_.erase(it);
+  std::unique_ptr<asio::steady_timer> timer;
+  ReplyHandler handler;
+  {
+    std::lock_guard lock(pending_mutex_);
+    auto it = pending_.find(id);
+    if (it == pending_.end()) return std::nullopt;
+    handler = std::move(it->second.done);
+    timer = std::move(it->second.timer);
+    pending_.erase(it);
+  }
+  drop_timer(std::move(timer));  // a timer is the strand's to cancel and destroy
   return handler;
 }
 
@@ -179,6 +208,7 @@ void Session::request(Command command, Bytes data, Clock::time_point deadline, R
       if (!handler) return;
       auto name = command_name(command_set_of(command), command_number_of(command));
       (*handler)(util::fail(Errc::timeout, std::string(name.value_or("request")) + " had no reply before its deadline"));
+      self->wake_reader();
     }));
   });
 }
@@ -220,7 +250,7 @@ void Session::send(std::vector<Packet> packets) {
   }
   stats_.writes++;
   if (!writing_ && outbox_.empty()) {
-    write_now(bytes);
+    (void)write_now(bytes);  // an error is the strand's to report: do_write() meets it again
     if (bytes.empty()) return;
   }
   outbox_.push_back(std::move(bytes));
@@ -230,10 +260,11 @@ void Session::send(std::vector<Packet> packets) {
   }
 }
 
-// Nothing queued: write from this thread (out_mutex_ held). Non-blocking, so a full socket
-// buffer only leaves the rest in `bytes` for the strand to send.
-void Session::write_now(Bytes& bytes) {
+// Writes what the socket takes at once (out_mutex_ held; non-blocking) and leaves the rest
+// in `bytes`. Returns errno of a failed send (0: all sent, or the socket is full).
+int Session::write_now(Bytes& bytes) {
   std::size_t done = 0;
+  int error = 0;
   while (done < bytes.size()) {
     const ssize_t n = ::send(socket_.native_handle(), bytes.data() + done, bytes.size() - done, MSG_NOSIGNAL | MSG_DONTWAIT);
     if (n > 0) {
@@ -241,180 +272,48 @@ void Session::write_now(Bytes& bytes) {
     } else if (n < 0 && errno == EINTR) {
       continue;
     } else {
-      break;  // EAGAIN, or an error the asynchronous write will report
+      if (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK) error = errno;
+      break;  // full: the rest waits for the strand
     }
   }
   bytes.erase(bytes.begin(), bytes.begin() + static_cast<std::ptrdiff_t>(done));
+  return error;
 }
 
 void Session::do_write() {
-  std::unique_lock lock(out_mutex_);
-  if (outbox_.empty() || closed_) {
+  for (;;) {
+    std::unique_lock lock(out_mutex_);
+    if (outbox_.empty() || closed_) {
+      writing_ = false;
+      return;
+    }
+    const int error = write_now(outbox_.front());
+    if (error != 0) {
+      writing_ = false;
+      lock.unlock();
+      return shutdown(std::string("write failed: ") + std::strerror(error));
+    }
+    if (outbox_.front().empty()) {
+      outbox_.pop_front();
+      continue;
+    }
+    break;  // the socket is full
+  }
+  std::lock_guard lock(mutex_);
+  if (closed_) {  // shutdown() has cancelled the socket's waits already: queue none after it
+    std::lock_guard out(out_mutex_);
     writing_ = false;
     return;
   }
-  const Bytes& front = outbox_.front();  // deque: stays put while others push_back
-  lock.unlock();
-  asio::async_write(socket_, asio::buffer(front),
-                    asio::bind_executor(strand_, [self = shared_from_this()](boost::system::error_code ec, std::size_t) {
-                      if (ec) {
-                        {
-                          std::lock_guard guard(self->out_mutex_);
-                          self->writing_ = false;
-                        }
-                        return self->shutdown("write failed: " + ec.message());
-                      }
-                      {
-                        std::lock_guard guard(self->out_mutex_);
-                        self->outbox_.pop_front();
-                      }
-                      self->do_write();
-                    }));
-}
-
-// ---- reader -------------------------------------------------------------------------------
-
-void Session::do_read() {
-  if (closed_ || reading_) return;
-  reading_ = true;
-  socket_.async_read_some(asio::buffer(chunk_), asio::bind_executor(strand_, [self = shared_from_this()](boost::system::error_code ec, std::size_t n) {
-    self->on_read(ec, n);
-  }));
-}
-
-void Session::on_read(boost::system::error_code ec, std::size_t n) {
-  reading_ = false;
-  if (ec) {
-    return shutdown(ec == asio::error::eof ? "the VM closed the connection" : "read failed: " + ec.message());
-  }
-  inbox_.insert(inbox_.end(), chunk_.begin(), chunk_.begin() + static_cast<std::ptrdiff_t>(n));
-  std::size_t offset = 0;
-  while (!closed_) {
-    auto framed = decode_packet(ByteView(inbox_).subspan(offset), options_.max_packet);
-    if (!framed) {
-      if (framed.error().code == Errc::need_more) break;
-      // A bad length cannot be skipped over: the stream has lost its framing.
-      return shutdown("lost packet framing: " + framed.error().message);
-    }
-    if (trace_) {
-      const auto& p = framed->packet;
-      std::string note = p.is_reply() ? (p.error ? "reply " + error_name(p.error) : "reply")
-                                      : std::string(command_name(p.command_set, p.command).value_or("command"));
-      std::lock_guard lock(out_mutex_);
-      trace(true, ByteView(inbox_).subspan(offset, framed->consumed), note);
-    }
-    offset += framed->consumed;
-    on_packet(std::move(framed->packet));
-  }
-  inbox_.erase(inbox_.begin(), inbox_.begin() + static_cast<std::ptrdiff_t>(offset));
-  if (events_.size() >= 2 * options_.event_capacity) {
-    read_paused_ = true;  // resumed by deliver_events()
-    return;
-  }
-  do_read();
-}
-
-void Session::on_packet(Packet packet) {
-  stats_.packets_in++;
-  if (packet.is_reply()) {
-    Pending p;
-    {
-      std::lock_guard lock(pending_mutex_);
-      auto it = pending_.find(packet.id);
-      if (it == pending_.end()) {
-        stats_.late_replies++;  // abandoned earlier, or a HoldEvents/ReleaseEvents reply
-        return;
-      }
-      p = std::move(it->second);
-      pending_.erase(it);
-    }
-    if (p.timer) p.timer->cancel();
-    p.done(std::move(packet));
-    return;
-  }
-  if (packet.command_set == command_set_of(Command::Event_Composite) &&
-      packet.command == command_number_of(Command::Event_Composite)) {
-    on_event_packet(packet);
-    return;
-  }
-  log()->warn("{}: ignoring command {}/{} sent by the VM", options_.name, packet.command_set, packet.command);
-}
-
-void Session::on_event_packet(const Packet& packet) {
-  auto set = decode<EventSet>(packet.data, id_sizes());
-  if (!set) {
-    stats_.dropped_malformed++;
-    log()->warn("{}: dropped an event packet: {}", options_.name, set.error().message);
-    return;
-  }
-  events_.push_back(std::move(*set));
-  flow_control();
-  deliver_events();
-}
-
-void Session::flow_control() {
-  if (closed_) return;
-  if (!held_ && events_.size() >= options_.event_capacity) {
-    held_ = true;
-    stats_.holds++;
-    fire_and_forget(Command::VirtualMachine_HoldEvents);
-  } else if (held_ && events_.size() <= options_.event_capacity / 2) {
-    held_ = false;
-    fire_and_forget(Command::VirtualMachine_ReleaseEvents);
-  }
-}
-
-// ---- events -------------------------------------------------------------------------------
-
-void Session::next_event(Clock::time_point deadline, EventHandler done) {
-  asio::post(strand_, [self = shared_from_this(), deadline, done = std::move(done)]() mutable {
-    const std::uint64_t id = self->next_waiter_++;
-    Waiter w{id, std::move(done), nullptr};
-    if (deadline != Clock::time_point::max()) {
-      w.timer = std::make_unique<asio::steady_timer>(self->strand_, deadline);
-      w.timer->async_wait(asio::bind_executor(self->strand_, [self, id](boost::system::error_code ec) {
-        if (!ec) self->expire_waiter(id);
-      }));
-    }
-    self->waiters_.push_back(std::move(w));
-    self->deliver_events();
-  });
-}
-
-void Session::expire_waiter(std::uint64_t id) {
-  for (auto it = waiters_.begin(); it != waiters_.end(); ++it) {
-    if (it->id == id) {
-      auto handler = std::move(it->done);
-      waiters_.erase(it);
-      handler(util::fail(Errc::timeout, "no event before the deadline"));
-      return;
-    }
-  }
-}
-
-void Session::deliver_events() {
-  while (!waiters_.empty() && !events_.empty()) {
-    Waiter w = std::move(waiters_.front());
-    waiters_.pop_front();
-    if (w.timer) w.timer->cancel();
-    EventSet set = std::move(events_.front());
-    events_.pop_front();
-    w.done(std::move(set));
-  }
-  if (closed_) {
-    while (!waiters_.empty() && events_.empty()) {
-      Waiter w = std::move(waiters_.front());
-      waiters_.pop_front();
-      if (w.timer) w.timer->cancel();
-      w.done(util::fail(Errc::disconnected, close_reason_));
-    }
-    return;
-  }
-  flow_control();
-  if (read_paused_ && events_.size() < 2 * options_.event_capacity) {
-    read_paused_ = false;
-    do_read();
-  }
+  socket_.async_wait(asio::ip::tcp::socket::wait_write,
+                     asio::bind_executor(strand_, [self = shared_from_this()](boost::system::error_code ec) {
+                       if (!ec) return self->do_write();
+                       {
+                         std::lock_guard guard(self->out_mutex_);
+                         self->writing_ = false;
+                       }
+                       self->shutdown("write failed: " + ec.message());
+                     }));
 }
 
 // ---- end ----------------------------------------------------------------------------------
@@ -427,13 +326,17 @@ void Session::shutdown(const std::string& reason) {
   if (closed_) return;
   std::unordered_map<std::uint32_t, Pending> pending;
   {
+    std::lock_guard reading(mutex_);  // calls on the socket object
     std::lock_guard out(out_mutex_);  // no direct send() on a closing socket
     std::lock_guard lock(pending_mutex_);
     close_reason_ = "VM session ended: " + reason;
     closed_ = true;
+    // Shut down, not closed: a caller may be in poll() on the descriptor (the EOF wakes
+    // it); the descriptor is closed with the session. cancel() ends the strand's waits.
     boost::system::error_code ec;
     socket_.shutdown(asio::ip::tcp::socket::shutdown_both, ec);
-    socket_.close(ec);
+    socket_.cancel(ec);
+    if (watch_) watch_->cancel(ec);
     outbox_.clear();
     pending = std::move(pending_);
     pending_.clear();
@@ -443,7 +346,13 @@ void Session::shutdown(const std::string& reason) {
     if (p.timer) p.timer->cancel();
     p.done(util::fail(Errc::disconnected, close_reason_));
   }
-  deliver_events();
+  Calls calls;
+  {
+    std::lock_guard lock(mutex_);
+    deliver_locked(calls);
+  }
+  for (auto& call : calls) call();
+  wake_reader();
 }
 
 }  // namespace flakescan::jdwp

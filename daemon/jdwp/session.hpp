@@ -2,20 +2,41 @@
 // jdwp::Session: one debugger connection to one VM, over Asio.
 //
 // Policy and invariants
-//   * Everything the session owns is touched only on its strand (one strand per VM); the
-//     public functions post to it and may be called from any thread. Handlers run on the
-//     strand and must not block.
-//   * One reader. It only frames and decodes packets: a reply completes the request with
-//     the same id; an Event.Composite becomes an EventSet in the event queue. It never
-//     waits for a reply itself. A packet that does not decode (unknown event kind,
+//   * The public functions may be called from any thread. Timers and the completion
+//     handlers of the socket's asynchronous operations run on the strand (one per VM).
+//     The reading state (inbox, event queue, event waiters, flow control, who reads) is
+//     guarded by `mutex_`, the pending table by `pending_mutex_`, the write side by
+//     `out_mutex_`; lock order mutex_, out_mutex_, pending_mutex_. Every call on the socket
+//     object after the handshake (async_wait, cancel, shutdown) is made under mutex_; raw
+//     send/recv/poll/epoll_ctl from other threads use the descriptors.
+//     Handlers are never called with a lock held (a handler may call back into the session).
+//   * One reader at a time, and it may be any thread (leader/follower). A caller about to
+//     block for something only the socket brings (read_until: a reply, an event) takes the
+//     reading role if nobody holds it, reads the socket itself (poll + recv, its own
+//     deadline), and gives the role back as soon as what it waits for has come. While
+//     another caller reads, it sleeps as before and that reader wakes it; while the io
+//     thread reads (a short turn that never blocks) it waits for the turn to end and looks
+//     again. The io thread is the reader of last resort: it waits for readability and reads
+//     (non-blocking) whenever no caller holds the role, so asynchronous waiters, flow
+//     control and disconnects work when nobody waits. It watches the socket through a
+//     private one-shot epoll set whose interest is on only while nobody holds the role: a
+//     caller switches it off when it takes the role and on when it gives it back (one
+//     epoll_ctl each), so the io thread is not woken by what a caller reads.
+//     `SessionStats::caller_reads` counts packets read by callers, `caller_turns` the times
+//     a caller took the role (so a test can tell who read, and wait until a caller reads).
+//   * The reader only frames and dispatches: a reply completes the request with the same
+//     id; an Event.Composite becomes an EventSet in the event queue, handed to the oldest
+//     event waiter. Handlers run on the reading thread (the io thread or a caller), outside
+//     the locks, and must not block. A packet that does not decode (unknown event kind,
 //     truncated data) is dropped and counted; the session goes on.
+//   * Something completed off the reading thread (a waiter's timer, a delivery from the
+//     strand, JdwpVm's pump) is followed by wake_reader(), which makes a reading caller
+//     look at its condition again (an eventfd in its poll set).
 //   * Every request has a deadline; a late reply is dropped.
 //   * Fast path (submit): a caller thread registers its request and writes the packet to
 //     the socket itself when nothing else is queued (non-blocking send under the write
 //     mutex; whatever does not fit goes to the strand's write queue). The caller waits with
-//     its own deadline and abandons the request when it passes. This saves two thread
-//     hand-offs per request, which is most of a round trip on a busy machine. The write
-//     state and the pending table are therefore guarded by mutexes as well as the strand.
+//     its own deadline and abandons the request when it passes.
 //   * Batches (submit_all): several commands are registered at once and their packets go
 //     out in one buffer, one send() (loopback TCP costs a whole transmit path per send).
 //     The VM's agent still reads and answers them one by one, in order; replies are matched
@@ -24,14 +45,18 @@
 //   * The event queue is bounded: at `event_capacity` queued sets the session tells the VM
 //     to hold events (VirtualMachine.HoldEvents, fire-and-forget) and releases them when
 //     the queue drains to half; sets already in flight still queue, and at twice the
-//     capacity the reader stops reading until the consumer catches up.
+//     capacity nobody reads (io thread or caller) until the consumer catches up.
 //   * On disconnect (EOF, socket error, close()) every pending request fails at once with
 //     Errc::disconnected; queued event sets are still handed out, then event waiters fail
-//     with Errc::disconnected too. Nothing is retried.
+//     with Errc::disconnected too. Nothing is retried. The end runs on the strand (a caller
+//     that reads the EOF posts it); the socket is shut down at once, and its descriptor is
+//     closed only with the session, so a caller still in poll() never sees it reused.
 //   * Wire trace: with `trace_path` set, every packet in both directions is appended in
-//     the format of wire_log.hpp (the format the codec tests read).
+//     the format of wire_log.hpp (the format the codec tests read), whoever reads it.
+#include <array>
 #include <atomic>
 #include <chrono>
+#include <condition_variable>
 #include <cstdint>
 #include <deque>
 #include <fstream>
@@ -41,8 +66,10 @@
 #include <optional>
 #include <string>
 #include <unordered_map>
+#include <vector>
 
 #include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/posix/stream_descriptor.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/strand.hpp>
 
@@ -62,6 +89,8 @@ struct SessionOptions {
 struct SessionStats {
   std::atomic<std::uint64_t> packets_in{0}, packets_out{0}, dropped_malformed{0}, late_replies{0}, holds{0};
   std::atomic<std::uint64_t> writes{0};  // buffers handed to the socket (a batch is one)
+  std::atomic<std::uint64_t> caller_reads{0};  // packets read by a calling thread, not the io thread
+  std::atomic<std::uint64_t> caller_turns{0};  // times a calling thread took the reading role
 };
 
 class Session : public std::enable_shared_from_this<Session> {
@@ -91,8 +120,17 @@ class Session : public std::enable_shared_from_this<Session> {
   // Forgets a submitted request; returns its handler if the reply had not come yet.
   std::optional<ReplyHandler> abandon(std::uint32_t id);
   // The next event set, in arrival order. Clock::time_point::max() waits without a timer
-  // (a waiter that lives as long as the session; it still fails on disconnect).
+  // (a waiter that lives as long as the session; it still fails on disconnect). When no
+  // event is queued the waiter is registered at once, on the calling thread; otherwise the
+  // strand hands the next set out (never `done` called from inside next_event).
   void next_event(Clock::time_point deadline, EventHandler done);
+  // Reads the socket on this thread until `done()` holds or `deadline` passes, if no other
+  // thread is reading (policy above); `done` is checked outside the session's locks, after
+  // every batch of packets and on wake_reader(). Returns false at once if it could not take
+  // the role (another reader, not started, paused, ended): wait for `done` some other way.
+  bool read_until(const std::function<bool()>& done, Clock::time_point deadline);
+  // Makes a caller that is reading look at its `done` again (no-op when none reads).
+  void wake_reader();
   // Closes the socket; pending work fails with Errc::disconnected.
   void close(std::string reason = "closed by the debugger");
 
@@ -114,17 +152,30 @@ class Session : public std::enable_shared_from_this<Session> {
     std::unique_ptr<boost::asio::steady_timer> timer;  // none for an undeadlined waiter
   };
 
+  using Calls = std::vector<std::move_only_function<void()>>;  // handlers to run unlocked
+  enum class Reader { none, io, caller };
+  enum class Got { data, would_block, ended };
+
   void do_handshake(Clock::time_point deadline, StartHandler done);
-  void do_read();
-  void on_read(boost::system::error_code ec, std::size_t n);
-  void on_packet(Packet packet);
-  void on_event_packet(const Packet& packet);
-  void send(std::vector<Packet> packets);
-  void write_now(Bytes& bytes);
-  void do_write();
-  void deliver_events();
+  // reading (session_read.cpp)
+  void io_read(bool from_wait);
+  void watch_locked(bool on);
+  void queue_watch_locked();
+  void post_io_read();
+  void release_io_locked();
+  Got receive(std::string& why);
+  bool dispatch_inbox(bool by_caller, std::string& why);
+  void route(Packet packet, Calls& calls);
+  void on_event_packet(const Packet& packet, Calls& calls);
+  void deliver_locked(Calls& calls);
   void expire_waiter(std::uint64_t id);
-  void flow_control();
+  void flow_control_locked();
+  void drop_timer(std::unique_ptr<boost::asio::steady_timer> timer);
+  void register_waiter_timer(std::uint64_t id, Clock::time_point deadline);
+  // writing and the end (session.cpp)
+  void send(std::vector<Packet> packets);
+  int write_now(Bytes& bytes);
+  void do_write();
   void shutdown(const std::string& reason);
   void trace(bool from_vm, ByteView bytes, std::string_view note);
   void fire_and_forget(Command command);
@@ -139,16 +190,26 @@ class Session : public std::enable_shared_from_this<Session> {
   std::mutex pending_mutex_;  // next_id_, pending_
   std::uint32_t next_id_ = 1;
   std::unordered_map<std::uint32_t, Pending> pending_;
+
+  std::mutex mutex_;  // everything down to inbox_
   std::deque<EventSet> events_;
   std::deque<Waiter> waiters_;
   std::uint64_t next_waiter_ = 1;
+  std::size_t posted_waiters_ = 0;  // next_event() calls on their way to the strand
   bool held_ = false;
-  bool reading_ = false;
   bool read_paused_ = false;
   bool started_ = false;
-
+  bool ended_ = false;   // a reader saw EOF or an error: nobody reads any more
+  Reader reader_ = Reader::none;
+  bool io_armed_ = false;  // the strand's wait on watch_ is queued
+  int watch_fd_ = -1;      // private epoll set: the socket alone, one-shot (session_read.cpp)
+  std::unique_ptr<boost::asio::posix::stream_descriptor> watch_;  // asio's view of watch_fd_
+  std::condition_variable role_cv_;  // callers waiting for the io thread's turn to end
+  std::size_t role_waiters_ = 0;
+  // Touched only by the thread holding the reading role.
   Bytes inbox_;
   std::array<std::uint8_t, 64 * 1024> chunk_{};
+  int wake_fd_ = -1;  // eventfd in a reading caller's poll set
   std::mutex out_mutex_;  // outbox_, writing_, the socket's close, the trace file
   std::deque<Bytes> outbox_;
   bool writing_ = false;

@@ -1,5 +1,6 @@
-// JdwpVm's event path: event sets from the session become core::VmEvents, on the io thread
-// when the caches answer, otherwise on the pump thread (policy in jdwp_vm.hpp).
+// JdwpVm's event path: event sets from the session become core::VmEvents, on the thread
+// that read them (io thread or a waiting caller) when the caches answer, otherwise on the
+// pump thread (policy in jdwp_vm.hpp).
 #include "jdwp/jdwp_vm.hpp"
 
 #include "util/log.hpp"
@@ -48,7 +49,7 @@ bool located(EventKind kind) {
   }
 }
 
-// The kinds the io thread translates by itself (no request, no wait); the pump does the rest.
+// The kinds the reading thread translates by itself (no request, no wait); the pump does the rest.
 bool fast_kind(EventKind kind) {
   switch (kind) {
     case EventKind::vm_start: case EventKind::vm_death: case EventKind::thread_start: case EventKind::thread_death:
@@ -63,11 +64,16 @@ bool fast_kind(EventKind kind) {
 
 // ---- events -------------------------------------------------------------------------------
 
+// The pump's way in (may block while the queue is full; only the pump calls it, and the
+// pump never holds the reading role while it waits here).
 void JdwpVm::push_event(core::VmEvent event) {
-  std::unique_lock lock(events_mutex_);
-  events_cv_.wait(lock, [&] { return events_.size() < options_.event_queue_capacity || ended_; });
-  events_.push_back(std::move(event));
+  {
+    std::unique_lock lock(events_mutex_);
+    events_cv_.wait(lock, [&] { return events_.size() < options_.event_queue_capacity || ended_; });
+    events_.push_back(std::move(event));
+  }
   events_cv_.notify_all();
+  client_->wake_reader();  // the technique may be reading the socket in next_event()
 }
 
 void JdwpVm::arm() {
@@ -104,7 +110,7 @@ std::optional<core::Frame> JdwpVm::resolve_cached(const Location& location) {
   return frame;
 }
 
-// The io-thread path: only what needs no request and no wait.
+// The reading thread's path: only what needs no request and no wait.
 std::optional<std::vector<core::VmEvent>> JdwpVm::translate_fast(const EventSet& set) {
   std::vector<core::VmEvent> out;
   const std::uint64_t set_id = next_set_id_++;
@@ -174,6 +180,7 @@ void JdwpVm::pump() {
         ended_ = true;
       }
       events_cv_.notify_all();
+      client_->wake_reader();
       return;
     }
     process(*set);
@@ -241,6 +248,19 @@ void JdwpVm::process(const EventSet& event_set) {
 
 util::Result<core::VmEvent> JdwpVm::next_event(Deadline deadline) {
   std::unique_lock lock(events_mutex_);
+  if (events_.empty() && !ended_) {
+    // Read the socket on this thread while nobody else does (policy in jdwp_vm.hpp): the
+    // set is translated here by on_event_set() and queued, with no hand-off. The queue is
+    // empty, so the fast path never finds it full, and the pump never blocks this thread.
+    lock.unlock();
+    client_->read_until(
+        [this] {
+          std::lock_guard guard(events_mutex_);
+          return !events_.empty() || ended_;
+        },
+        deadline);
+    lock.lock();
+  }
   if (!events_cv_.wait_until(lock, deadline, [&] { return !events_.empty() || ended_; })) {
     return fail(Errc::timeout, "no event before the deadline");
   }

@@ -1,5 +1,6 @@
 // The session against a scripted fake VM on loopback (port 0): reply matching, deadlines,
-// bad packets, back-pressure, disconnects, and the wire trace.
+// bad packets, back-pressure, disconnects, and the wire trace. Who reads (callers or the io
+// thread) is tested in session_reader_test.cpp.
 #include <catch2/catch.hpp>
 
 #include <future>
@@ -9,95 +10,14 @@
 #include <sstream>
 #include <thread>
 
-#include <boost/asio/io_context.hpp>
-#include <boost/asio/ip/tcp.hpp>
-#include <boost/asio/read.hpp>
-#include <boost/asio/write.hpp>
-
+#include "fake_vm.hpp"
 #include "jdwp/client.hpp"
 #include "jdwp/wire_log.hpp"
 
 using namespace flakescan;
 using namespace flakescan::jdwp;
+using namespace flakescan::jdwp::testing;
 using namespace std::chrono_literals;
-namespace asio = boost::asio;
-using tcp = asio::ip::tcp;
-
-namespace {
-
-// A fake VM: accepts one debugger, answers the handshake and IDSizes, then runs `script`
-// with blocking helpers to read commands and write packets.
-class FakeVm {
- public:
-  explicit FakeVm(std::function<void(FakeVm&)> script) : acceptor_(io_, tcp::endpoint(asio::ip::make_address("127.0.0.1"), 0)) {
-    port_ = acceptor_.local_endpoint().port();
-    thread_ = std::thread([this, script = std::move(script)] {
-      socket_ = std::make_unique<tcp::socket>(acceptor_.accept());
-      Bytes hs(14);
-      asio::read(*socket_, asio::buffer(hs));
-      asio::write(*socket_, asio::buffer(encode_handshake()));
-      auto sizes = read_command();
-      Writer w(IdSizes{});
-      w(std::int32_t{8}, std::int32_t{8}, std::int32_t{8}, std::int32_t{8}, std::int32_t{8});
-      reply(sizes.id, w.take());
-      script(*this);
-    });
-  }
-  ~FakeVm() {
-    if (thread_.joinable()) thread_.join();
-  }
-
-  unsigned short port() const { return port_; }
-
-  Packet read_command() {
-    Bytes header(4);
-    asio::read(*socket_, asio::buffer(header));
-    const std::uint32_t length = (header[0] << 24) | (header[1] << 16) | (header[2] << 8) | header[3];
-    Bytes rest(length - 4);
-    asio::read(*socket_, asio::buffer(rest));
-    header.insert(header.end(), rest.begin(), rest.end());
-    return decode_packet(header).value().packet;
-  }
-  void reply(std::uint32_t id, Bytes data, std::uint16_t error = 0) {
-    Packet p{.id = id, .flags = reply_flag, .command_set = 0, .command = 0, .error = error, .data = std::move(data)};
-    asio::write(*socket_, asio::buffer(encode_packet(p)));
-  }
-  void event(const EventSet& set) { send_event_bytes(encode(set, IdSizes{})); }
-  void send_event_bytes(Bytes data) {
-    Packet p{.id = next_id_++, .flags = 0, .command_set = 64, .command = 100, .error = 0, .data = std::move(data)};
-    asio::write(*socket_, asio::buffer(encode_packet(p)));
-  }
-  void close() { socket_->close(); }
-
- private:
-  asio::io_context io_;
-  tcp::acceptor acceptor_;
-  unsigned short port_ = 0;
-  std::unique_ptr<tcp::socket> socket_;
-  std::thread thread_;
-  std::uint32_t next_id_ = 1000;
-};
-
-EventSet thread_start(std::uint64_t thread) {
-  EventSet set;
-  set.suspend = SuspendPolicy::none;
-  Event e;
-  e.kind = EventKind::thread_start;
-  e.request_id = 3;
-  e.thread = ObjectId{thread};
-  set.events.push_back(e);
-  return set;
-}
-
-Clock::time_point soon() { return Clock::now() + 10s; }
-
-std::unique_ptr<Client> connect(FakeVm& vm, SessionOptions options = {}) {
-  auto client = Client::connect("127.0.0.1", vm.port(), std::move(options), soon());
-  REQUIRE(client);
-  return std::move(*client);
-}
-
-}  // namespace
 
 TEST_CASE("replies are matched by id and ids sizes come from IDSizes", "[jdwp][session]") {
   FakeVm vm([](FakeVm& fake) {
@@ -363,4 +283,23 @@ TEST_CASE("the wire trace is written in the fixture format", "[jdwp][session]") 
     }
   }
   CHECK(events == 1);
+}
+
+TEST_CASE("a packet larger than the socket buffers goes out whole through the write queue", "[jdwp][session]") {
+  constexpr std::size_t big = 32 * 1024 * 1024;  // far past loopback's buffers: send() takes part
+  std::size_t received = 0;
+  FakeVm vm([&](FakeVm& fake) {
+    std::this_thread::sleep_for(50ms);  // let the client's send() fill the buffers first
+    auto c = fake.read_command();
+    received = c.data.size();
+    fake.reply(c.id, encode(OneInt{7}, IdSizes{}));
+    fake.read_command();
+  });
+  auto client = connect(vm);
+  Bytes data(big, 0x5a);
+  auto reply = client->raw_call(Command::ArrayReference_Length, std::move(data), soon());
+  REQUIRE(reply);
+  CHECK(client->decode_reply<ArLength>(reply)->value == 7);
+  CHECK(received == big);
+  (void)client->raw_call(Command::VirtualMachine_Dispose, {}, Clock::now() + 50ms);
 }

@@ -1,0 +1,189 @@
+// Who reads the socket (session.hpp, leader/follower): a caller waiting for a reply or an
+// event reads it itself when nobody else reads; what it reads for others reaches them; a
+// disconnect while it reads fails everyone. The fake VM sends only once a caller holds the
+// reading role (SessionStats::caller_turns), so who read each packet is known, not timed.
+#include <catch2/catch.hpp>
+
+#include <atomic>
+#include <future>
+#include <thread>
+
+#include "fake_vm.hpp"
+#include "jdwp/client.hpp"
+
+using namespace flakescan;
+using namespace flakescan::jdwp;
+using namespace flakescan::jdwp::testing;
+using namespace std::chrono_literals;
+
+TEST_CASE("a caller waiting for its reply reads it itself", "[jdwp][session][reader]") {
+  std::atomic<const SessionStats*> stats{nullptr};
+  FakeVm vm([&](FakeVm& fake) {
+    auto c = fake.read_command();
+    wait_for_reading_caller(stats);
+    fake.reply(c.id, encode(OneInt{41}, IdSizes{}));
+    fake.read_command();  // the Dispose below
+  });
+  auto client = connect(vm);
+  CHECK(client->stats().caller_reads == 0);  // the handshake's IDSizes came to the io thread
+  stats = &client->stats();
+  auto length = client->call<ArLength>({ObjectId{1}}, soon());
+  REQUIRE(length);
+  CHECK(length->value == 41);
+  CHECK(client->stats().caller_turns == 1);
+  CHECK(client->stats().caller_reads == 1);
+  (void)client->raw_call(Command::VirtualMachine_Dispose, {}, Clock::now() + 50ms);
+}
+
+TEST_CASE("a caller waiting for an event reads it itself", "[jdwp][session][reader]") {
+  std::atomic<const SessionStats*> stats{nullptr};
+  FakeVm vm([&](FakeVm& fake) {
+    wait_for_reading_caller(stats);
+    fake.event(thread_start(0x51));
+    fake.read_command();
+  });
+  auto client = connect(vm);
+  stats = &client->stats();
+  auto set = client->next_event(soon());
+  REQUIRE(set);
+  CHECK(set->events[0].thread.value == 0x51);
+  CHECK(client->stats().caller_reads == 1);
+  (void)client->raw_call(Command::VirtualMachine_Dispose, {}, Clock::now() + 50ms);
+}
+
+TEST_CASE("events read by a caller waiting for its reply are queued and handed out in order", "[jdwp][session][reader]") {
+  std::atomic<const SessionStats*> stats{nullptr};
+  FakeVm vm([&](FakeVm& fake) {
+    auto c = fake.read_command();
+    wait_for_reading_caller(stats);
+    fake.event(thread_start(1));
+    fake.event(thread_start(2));
+    fake.reply(c.id, encode(OneString{"after two events"}, IdSizes{}));
+    fake.event(thread_start(3));
+    fake.read_command();
+  });
+  auto client = connect(vm);
+  stats = &client->stats();
+  auto value = client->call<SrValue>({ObjectId{9}}, soon());
+  REQUIRE(value);
+  CHECK(value->value == "after two events");
+  CHECK(client->stats().caller_reads >= 3);  // both events came before the reply
+  for (std::uint64_t thread = 1; thread <= 3; ++thread) {
+    auto set = client->next_event(soon());
+    REQUIRE(set);
+    CHECK(set->events[0].thread.value == thread);
+  }
+  (void)client->raw_call(Command::VirtualMachine_Dispose, {}, Clock::now() + 50ms);
+}
+
+TEST_CASE("a reply read by a caller for another thread's request wakes that thread", "[jdwp][session][reader]") {
+  std::atomic<const SessionStats*> stats{nullptr};
+  std::atomic<bool> second_answered{false};
+  FakeVm vm([&](FakeVm& fake) {
+    auto first = fake.read_command();
+    auto second = fake.read_command();
+    // The first caller holds the role (the second was sent after it took it, below).
+    fake.reply(second.id, encode(OneInt{2}, IdSizes{}));
+    while (!second_answered) std::this_thread::sleep_for(1ms);
+    fake.reply(first.id, encode(OneInt{1}, IdSizes{}));
+    fake.read_command();
+  });
+  auto client = connect(vm);
+  stats = &client->stats();
+  util::Result<ArLength::Reply> first = util::fail(util::Errc::internal, "");
+  std::thread reader([&] { first = client->call<ArLength>({ObjectId{1}}, soon()); });
+  wait_for_reading_caller(stats);
+  // The role is taken: this call cannot read, it sleeps until the reader hands it its reply
+  // (which the VM sends before the reader's own).
+  auto second = client->call<ArLength>({ObjectId{2}}, soon());
+  second_answered = true;
+  reader.join();
+  REQUIRE(second);
+  CHECK(second->value == 2);
+  REQUIRE(first);
+  CHECK(first->value == 1);
+  CHECK(client->stats().caller_turns == 1);
+  CHECK(client->stats().caller_reads == 2);
+  (void)client->raw_call(Command::VirtualMachine_Dispose, {}, Clock::now() + 50ms);
+}
+
+TEST_CASE("a disconnect while a caller reads fails every waiter", "[jdwp][session][reader]") {
+  std::atomic<const SessionStats*> stats{nullptr};
+  FakeVm vm([&](FakeVm& fake) {
+    fake.read_command();
+    fake.read_command();
+    wait_for_reading_caller(stats);
+    fake.close();
+  });
+  auto client = connect(vm);
+  stats = &client->stats();
+  const auto far = Clock::now() + 120s;  // a timeout here would mean "not released"
+  util::Result<Packet> a = util::fail(util::Errc::internal, ""), b = a;
+  util::Result<EventSet> event = util::fail(util::Errc::internal, "");
+  std::thread ta([&] { a = client->raw_call(Command::VirtualMachine_Version, {}, far); });
+  std::thread tb([&] { b = client->raw_call(Command::VirtualMachine_Version, {}, far); });
+  std::thread te([&] { event = client->next_event(far); });
+  ta.join();
+  tb.join();
+  te.join();
+  for (const auto* r : {&a, &b}) {
+    REQUIRE_FALSE(*r);
+    CHECK(r->error().code == util::Errc::disconnected);
+  }
+  REQUIRE_FALSE(event);
+  CHECK(event.error().code == util::Errc::disconnected);
+  CHECK(client->closed());
+}
+
+TEST_CASE("close() while a caller reads ends its wait", "[jdwp][session][reader]") {
+  std::atomic<bool> closed{false};
+  FakeVm vm([&](FakeVm& fake) {
+    fake.read_command();
+    while (!closed) std::this_thread::sleep_for(1ms);
+  });
+  auto client = connect(vm);
+  util::Result<Packet> r = util::fail(util::Errc::internal, "");
+  std::thread t([&] { r = client->raw_call(Command::VirtualMachine_Version, {}, Clock::now() + 120s); });
+  while (client->stats().caller_turns == 0) std::this_thread::sleep_for(1ms);
+  client->close("closed by the test");
+  t.join();
+  closed = true;
+  REQUIRE_FALSE(r);
+  CHECK(r.error().code == util::Errc::disconnected);
+}
+
+TEST_CASE("wake_reader makes a reading caller look at its condition again", "[jdwp][session][reader]") {
+  FakeVm vm([](FakeVm& fake) { fake.read_command(); });
+  auto client = connect(vm);
+  std::atomic<bool> flag{false};
+  bool read = false;
+  std::thread t([&] { read = client->read_until([&] { return flag.load(); }, Clock::now() + 120s); });
+  while (client->stats().caller_turns == 0) std::this_thread::sleep_for(1ms);
+  flag = true;  // nothing comes on the socket: only the wake ends the poll
+  client->wake_reader();
+  t.join();
+  CHECK(read);
+  CHECK(client->stats().caller_reads == 0);
+  (void)client->raw_call(Command::VirtualMachine_Dispose, {}, Clock::now() + 50ms);
+}
+
+TEST_CASE("a reading caller returns at its deadline and the io thread reads after it", "[jdwp][session][reader]") {
+  std::atomic<bool> gave_up{false};
+  FakeVm vm([&](FakeVm& fake) {
+    while (!gave_up) std::this_thread::sleep_for(1ms);
+    fake.event(thread_start(0x77));
+    fake.read_command();
+  });
+  auto client = connect(vm);
+  const bool read = client->read_until([] { return false; }, Clock::now() + 20ms);
+  CHECK(read);
+  gave_up = true;
+  // Nobody waits now: the io thread reads the event and hands it to an asynchronous waiter.
+  std::promise<util::Result<EventSet>> got;
+  client->async_next_event(Clock::time_point::max(), [&](util::Result<EventSet> set) { got.set_value(std::move(set)); });
+  auto set = got.get_future().get();
+  REQUIRE(set);
+  CHECK(set->events[0].thread.value == 0x77);
+  CHECK(client->stats().caller_reads == 0);
+  (void)client->raw_call(Command::VirtualMachine_Dispose, {}, Clock::now() + 50ms);
+}
