@@ -204,21 +204,34 @@ TEST_CASE("order: a test that fails in an order and both passes and fails alone 
   CHECK(v.evidence.reproducer == std::vector<std::string>{"p.T#timing"});
 }
 
-TEST_CASE("order: runs handed over take the place of the detection orders and are not counted again", "[order][od]") {
-  FakeRunLog log(example_suite());
-  // What technique suite hands over: the victim alone (passing) and an order it failed in.
+// What technique suite hands over for p.A#victim: its run alone (passing) and an order it
+// failed in; `order` then runs with only the victim in question. The runs made before it
+// started are counted in `before`.
+struct HandedOver {
+  core::RecordedRun failing;
+  int before = 0;
+  std::vector<core::Verdict> verdicts;
+};
+HandedOver hand_over(FakeRunLog& log, std::vector<std::string> failing_order) {
   auto alone = log.run({.tests = {"p.A#victim"}, .technique = "rerun"});
-  auto failing = log.run({.tests = {"p.G#g1", "p.C#polluter", "p.G#g2", "p.A#victim"}, .technique = "suite"});
+  auto failing = log.run({.tests = std::move(failing_order), .technique = "suite"});
   REQUIRE(alone);
   REQUIRE(failing);
-  const int before = log.runs();
+  HandedOver out{*failing, log.runs(), {}};
   order::OrderOptions options;
   options.only = {"p.A#victim"};
   options.observed = {*alone, *failing};
   auto verdicts = order::detect_order_dependent(input_for(failing->spec.tests), log, options);
   REQUIRE(verdicts);
+  out.verdicts = std::move(*verdicts);
+  return out;
+}
+
+TEST_CASE("order: runs handed over take the place of the detection orders and are not counted again", "[order][od]") {
+  FakeRunLog log(example_suite());
+  auto [failing, before, verdicts] = hand_over(log, {"p.G#g1", "p.C#polluter", "p.G#g2", "p.A#victim"});
   core::Verdict v;
-  for (const auto& x : *verdicts)
+  for (const auto& x : verdicts)
     if (x.test == "p.A#victim") v = x;
   INFO(v.evidence.reason);
   CHECK(v.category == Category::order_dependent);
@@ -241,17 +254,8 @@ TEST_CASE("order: a failing order that is minimal already is not confirmed twice
   // alone and (polluter, victim). Phase 2 reruns that order twice; minimising keeps it whole,
   // and those two reruns are its confirmation: no further run of it.
   FakeRunLog log(example_suite());
-  auto alone = log.run({.tests = {"p.A#victim"}, .technique = "rerun"});
-  auto failing = log.run({.tests = {"p.C#polluter", "p.A#victim"}, .technique = "suite"});
-  REQUIRE(alone);
-  REQUIRE(failing);
-  const int before = log.runs();
-  order::OrderOptions options;
-  options.only = {"p.A#victim"};
-  options.observed = {*alone, *failing};
-  auto verdicts = order::detect_order_dependent(input_for(failing->spec.tests), log, options);
-  REQUIRE(verdicts);
-  const auto& v = verdict_of(*verdicts, "p.A#victim");
+  auto [failing, before, verdicts] = hand_over(log, {"p.C#polluter", "p.A#victim"});
+  const auto& v = verdict_of(verdicts, "p.A#victim");
   INFO(v.evidence.reason);
   CHECK(v.category == Category::order_dependent);
   CHECK(v.evidence.reproducer == std::vector<std::string>{"p.C#polluter", "p.A#victim"});
@@ -260,7 +264,7 @@ TEST_CASE("order: a failing order that is minimal already is not confirmed twice
     const auto& run = log.made()[i];
     INFO(run.spec.purpose);
     CHECK_FALSE(run.spec.purpose.find("reproduce") != std::string::npos);
-    if (run.spec.tests == failing->spec.tests) {
+    if (run.spec.tests == failing.spec.tests) {
       ++runs_of_the_order;
       CHECK(core::is_failure(run.report.outcome_at(1)));
     }
