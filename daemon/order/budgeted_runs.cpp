@@ -180,6 +180,22 @@ util::Result<Observation> BudgetedRuns::outcome_after(const std::vector<std::str
   return Observation{index, order.size() - 1, history_[index].report.outcome_at(order.size() - 1)};
 }
 
+std::vector<size_t> BudgetedRuns::runs_of(const std::vector<std::string>& order, const std::vector<size_t>& starts,
+                                          size_t except) const {
+  std::vector<size_t> out;
+  for (size_t r = 0; r < history_.size(); ++r) {
+    const auto& spec = history_[r].spec;
+    if (r == except || spec.shuffle || spec.schedule || !spec.classpath_prepend.empty() || spec.tests.size() < order.size() ||
+        !std::equal(order.begin(), order.end(), spec.tests.begin()))
+      continue;
+    std::vector<size_t> within;
+    for (size_t s : spec.class_run_starts)
+      if (s < order.size()) within.push_back(s);
+    if (within == starts) out.push_back(r);
+  }
+  return out;
+}
+
 std::unordered_map<std::string, std::vector<Observation>> BudgetedRuns::observations() const {
   std::unordered_map<std::string, std::vector<Observation>> out;
   for (size_t r = 0; r < history_.size(); ++r) {

@@ -69,6 +69,12 @@ class BudgetedRuns {
   std::optional<util::Error> exhausted() const;
   core::RunLog& log() { return log_; }
 
+  // The runs of the history, other than `except`, that began with exactly `order`, made as a
+  // plain run of it would be: no shuffling JDK, schedule or classpath change, and a new run of
+  // a class at exactly the positions `starts` (RunSpec::class_run_starts) within it. In history
+  // order. A confirmation counts them as reruns of `order` instead of making them again.
+  std::vector<size_t> runs_of(const std::vector<std::string>& order, const std::vector<size_t>& starts, size_t except) const;
+
   // Every observation (pass/fail/error/skip...) of each test, in history order.
   std::unordered_map<std::string, std::vector<Observation>> observations() const;
 

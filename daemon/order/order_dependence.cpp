@@ -53,6 +53,14 @@ std::vector<std::string> prefix_of(const core::RecordedRun& run, size_t pos) {
   return {run.spec.tests.begin(), run.spec.tests.begin() + static_cast<long>(pos)};
 }
 
+// Where `test` ran last in `spec`'s order (0 when it did not).
+size_t position_of(const core::RunSpec& spec, const std::string& test) {
+  size_t pos = 0;
+  for (size_t i = 0; i < spec.tests.size(); ++i)
+    if (spec.tests[i] == test) pos = i;
+  return pos;
+}
+
 std::vector<std::string> pick(const std::vector<std::string>& from, const std::vector<size_t>& indices) {
   std::vector<std::string> out;
   for (size_t i : indices) out.push_back(from[i]);
@@ -213,12 +221,9 @@ class Minimiser {
                                      const Observation& seen) {
     Confirmation c;
     c.decided = wanted(victim, seen.outcome);
-    for (size_t r = 0; c.decided && c.agreeing < s_.options.confirm_reruns && r < s_.runner.history().size(); ++r) {
-      const auto& run = s_.runner.at(r);
-      if (r == seen.run || run.spec.shuffle || run.spec.tests.size() < order.size() ||
-          !std::equal(order.begin(), order.end(), run.spec.tests.begin()))
-        continue;
-      const auto o = run.report.outcome_at(order.size() - 1);
+    for (size_t r : s_.runner.runs_of(order, {}, seen.run)) {
+      if (!c.decided || c.agreeing >= s_.options.confirm_reruns) break;
+      const auto o = s_.runner.at(r).report.outcome_at(order.size() - 1);
       if (!core::is_observation(o)) continue;
       if (wanted(victim, o)) ++c.agreeing;
       else c.decided = false;
@@ -608,42 +613,56 @@ class OrderDetector {
     return out;
   }
   // Phase 2: rerun each distinct failing order; order-dependent only if it fails every time.
+  // Runs of exactly that order made before (a test that failed alone in each of its runs
+  // alone handed over by suite) count as its reruns: only the rest are made.
   util::Result<void> confirm(const std::vector<std::string>& batch) {
     if (batch.empty()) return {};
     std::map<size_t, std::vector<std::string>> by_run;  // failing run -> candidates
     for (const auto& t : batch) by_run[s_.findings[t].detected_in].push_back(t);
+    std::map<size_t, std::vector<size_t>> reruns_of;  // failing run -> the history's reruns of its order
     std::vector<core::RunSpec> specs;
     std::vector<size_t> source;
     for (const auto& [r, ts] : by_run) {
       // Only the tests up to the last candidate matter: later ones cannot change its outcome.
+      const core::RunSpec& ran = s_.runner.at(r).spec;
       size_t last = 0;
-      const auto& order = s_.runner.at(r).spec.tests;
-      for (size_t i = 0; i < order.size(); ++i)
-        if (std::find(ts.begin(), ts.end(), order[i]) != ts.end()) last = i;
-      for (int k = 0; k < s_.options.confirm_reruns; ++k) {
-        core::RunSpec s = s_.runner.at(r).spec;
-        s.tests.resize(last + 1);
-        s.purpose = "confirm " + std::to_string(k + 1) + ": rerun of " + s_.runner.at(r).spec.purpose;
+      for (size_t i = 0; i < ran.tests.size(); ++i)
+        if (std::find(ts.begin(), ts.end(), ran.tests[i]) != ts.end()) last = i;
+      core::RunSpec again = ran;
+      again.tests.resize(last + 1);
+      std::erase_if(again.class_run_starts, [&](size_t s) { return s > last; });
+      auto& reruns = reruns_of[r];
+      if (!ran.shuffle && !ran.schedule && ran.classpath_prepend.empty())
+        for (size_t h : s_.runner.runs_of(again.tests, again.class_run_starts, r)) {
+          const auto& run = s_.runner.at(h);
+          bool observed = std::all_of(ts.begin(), ts.end(), [&](const std::string& t) {
+            return core::is_observation(run.report.outcome_at(position_of(ran, t)));
+          });
+          if (observed && reruns.size() < size_t(s_.options.confirm_reruns)) reruns.push_back(h);
+        }
+      for (int k = int(reruns.size()); k < s_.options.confirm_reruns; ++k) {
+        core::RunSpec s = again;
+        s.purpose = "confirm " + std::to_string(k + 1) + ": rerun of " + ran.purpose;
         specs.push_back(std::move(s));
         source.push_back(r);
       }
     }
-    auto made = s_.runner.run_all(specs);
-    if (!made) return s_.note(made.error());
+    if (!specs.empty()) {
+      auto made = s_.runner.run_all(specs);
+      if (!made) return s_.note(made.error());
+      for (size_t k = 0; k < made->size() && k < specs.size(); ++k) reruns_of[source[k]].push_back((*made)[k]);
+    }
     for (const auto& t : batch) {
       Finding& f = s_.findings[t];
       size_t r = f.detected_in;
-      size_t pos = 0;
-      for (size_t i = 0; i < s_.runner.at(r).spec.tests.size(); ++i)
-        if (s_.runner.at(r).spec.tests[i] == t) pos = i;
+      size_t pos = position_of(s_.runner.at(r).spec, t);
       int fails = 0, reruns = 0;
       std::optional<size_t> passed_in;
-      for (size_t k = 0; k < made->size() && k < specs.size(); ++k) {
-        if (source[k] != r) continue;
+      for (size_t h : reruns_of[r]) {
         ++reruns;
-        auto o = s_.runner.at((*made)[k]).report.outcome_at(pos);
+        auto o = s_.runner.at(h).report.outcome_at(pos);
         if (core::is_failure(o)) ++fails;
-        if (o == Outcome::pass && !passed_in) passed_in = (*made)[k];
+        if (o == Outcome::pass && !passed_in) passed_in = h;
       }
       if (passed_in) {
         f.kind = Finding::Kind::not_order_dependent;

@@ -38,7 +38,11 @@ class FakeVm {
       script(*this);
     });
   }
-  ~FakeVm() {
+  ~FakeVm() { join(); }
+  // Waits for the script to end. A test whose script reads the client's SessionStats joins
+  // before the client goes: what the script sends afterwards reaches the test through the
+  // socket, which orders nothing for ThreadSanitizer, and the stats die with the client.
+  void join() {
     if (thread_.joinable()) thread_.join();
   }
 
@@ -95,7 +99,8 @@ inline std::unique_ptr<Client> connect(FakeVm& vm, SessionOptions options = {}) 
 
 // Blocks until a calling thread has taken the reading role `turns` times in all (the
 // session counts it when it takes the role, before it polls): what is sent after this is
-// read by that caller. `stats` is set by the test once connected.
+// read by that caller. `stats` is set by the test once connected; the test joins the fake
+// before its client goes (FakeVm::join).
 inline void wait_for_reading_caller(const std::atomic<const SessionStats*>& stats, std::uint64_t turns = 1) {
   while (stats.load() == nullptr || stats.load()->caller_turns < turns) std::this_thread::sleep_for(std::chrono::milliseconds(1));
 }

@@ -33,6 +33,7 @@ TEST_CASE("a caller waiting for its reply reads it itself", "[jdwp][session][rea
   CHECK(client->stats().caller_turns == 1);
   CHECK(client->stats().caller_reads == 1);
   (void)client->raw_call(Command::VirtualMachine_Dispose, {}, Clock::now() + 50ms);
+  vm.join();  // before the client and its stats go (FakeVm::join)
 }
 
 TEST_CASE("a caller waiting for an event reads it itself", "[jdwp][session][reader]") {
@@ -49,6 +50,7 @@ TEST_CASE("a caller waiting for an event reads it itself", "[jdwp][session][read
   CHECK(set->events[0].thread.value == 0x51);
   CHECK(client->stats().caller_reads == 1);
   (void)client->raw_call(Command::VirtualMachine_Dispose, {}, Clock::now() + 50ms);
+  vm.join();  // before the client and its stats go (FakeVm::join)
 }
 
 TEST_CASE("events read by a caller waiting for its reply are queued and handed out in order", "[jdwp][session][reader]") {
@@ -74,6 +76,7 @@ TEST_CASE("events read by a caller waiting for its reply are queued and handed o
     CHECK(set->events[0].thread.value == thread);
   }
   (void)client->raw_call(Command::VirtualMachine_Dispose, {}, Clock::now() + 50ms);
+  vm.join();  // before the client and its stats go (FakeVm::join)
 }
 
 TEST_CASE("a reply read by a caller for another thread's request wakes that thread", "[jdwp][session][reader]") {
@@ -133,6 +136,7 @@ TEST_CASE("a disconnect while a caller reads fails every waiter", "[jdwp][sessio
   REQUIRE_FALSE(event);
   CHECK(event.error().code == util::Errc::disconnected);
   CHECK(client->closed());
+  vm.join();  // before the client and its stats go (FakeVm::join)
 }
 
 TEST_CASE("close() while a caller reads ends its wait", "[jdwp][session][reader]") {

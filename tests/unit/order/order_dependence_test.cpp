@@ -272,6 +272,43 @@ TEST_CASE("order: a failing order that is minimal already is not confirmed twice
   CHECK(runs_of_the_order == 2);  // phase 2's reruns, and no more
 }
 
+TEST_CASE("order: runs alone handed over that failed each time are a brittle test's confirmation", "[order][od]") {
+  // What suite hands over for a brittle suspect: its three runs alone (each failing) and the
+  // order it passed in. Phase 2 confirms the failing order, which is the test alone: the
+  // other two runs alone are reruns of exactly that order, so no run of it is made again.
+  FakeRunLog log(example_suite());
+  std::vector<core::RecordedRun> observed;
+  for (int k = 0; k < 3; ++k) {
+    auto alone = log.run({.tests = {"p.B#brittle"}, .technique = "rerun"});
+    REQUIRE(alone);
+    REQUIRE(core::is_failure(alone->report.outcome_at(0)));
+    observed.push_back(*alone);
+  }
+  auto passing = log.run({.tests = {"p.G#g1", "p.D#setter", "p.G#g2", "p.B#brittle"}, .technique = "suite"});
+  REQUIRE(passing);
+  REQUIRE(passing->report.outcome_at(3) == core::Outcome::pass);
+  observed.push_back(*passing);
+  const int before = log.runs();
+  order::OrderOptions options;
+  options.only = {"p.B#brittle"};
+  options.observed = observed;
+  auto verdicts = order::detect_order_dependent(input_for(passing->spec.tests), log, options);
+  REQUIRE(verdicts);
+  const auto& b = verdict_of(*verdicts, "p.B#brittle");
+  INFO(b.evidence.reason);
+  CHECK(b.category == Category::order_dependent);
+  CHECK(b.evidence.role == "brittle");
+  CHECK(b.evidence.passing_order == std::vector<std::string>{"p.D#setter", "p.B#brittle"});
+  for (size_t i = size_t(before); i < log.made().size(); ++i) {
+    const auto& run = log.made()[i];
+    INFO(run.spec.purpose);
+    CHECK(run.spec.tests != std::vector<std::string>{"p.B#brittle"});  // not alone again
+    CHECK_FALSE(run.spec.purpose.starts_with("confirm 1: rerun of"));
+  }
+  // Minimising (one probe or more) and the minimal order's two confirmations.
+  CHECK(log.runs() - before >= 3);
+}
+
 TEST_CASE("a victim seen failing only in the technique's own later runs is followed up", "[order][od]") {
   // Original and reverse orders only. p.V2#v fails after p.P2#p unless p.C#c runs between them,
   // as it does in the original order, so neither detection order shows it. p.V1#v needs both
