@@ -112,10 +112,14 @@ bool Session::read_until(const std::function<bool()>& done, Clock::time_point de
       if (reader_ == Reader::caller || closed_ || ended_ || read_paused_ || !started_ || wake_fd_ < 0) return false;
       if (reader_ == Reader::none) break;
       // The io thread's turns are short (it reads what is there and lets go, never waiting):
-      // wait for it rather than fall back to being woken, then look again.
+      // wait for it rather than fall back to being woken, then look again; not past the
+      // deadline (a turn that dispatches many packets may outlast a short one).
       ++role_waiters_;
-      role_cv_.wait(lock, [&] { return reader_ != Reader::io; });
+      const auto turn_over = [&] { return reader_ != Reader::io; };
+      const bool over = deadline == Clock::time_point::max() ? (role_cv_.wait(lock, turn_over), true)
+                                                            : role_cv_.wait_until(lock, deadline, turn_over);
       --role_waiters_;
+      if (!over) return false;
       lock.unlock();
       if (done()) return true;
       lock.lock();

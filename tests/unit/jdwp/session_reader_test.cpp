@@ -191,3 +191,33 @@ TEST_CASE("a reading caller returns at its deadline and the io thread reads afte
   CHECK(client->stats().caller_reads == 0);
   (void)client->raw_call(Command::VirtualMachine_Dispose, {}, Clock::now() + 50ms);
 }
+
+TEST_CASE("a caller waiting for the io thread's turn to end gives up at its own deadline", "[jdwp][session][reader]") {
+  // The io thread reads an event and runs its asynchronous waiter's handler in its turn; the
+  // handler blocks (up to 10 s) until the test lets it go. A call made meanwhile cannot read
+  // and must time out at its own deadline, not when the turn ends.
+  std::atomic<bool> in_handler{false}, handler_done{false};
+  std::promise<void> release;
+  auto released = release.get_future();
+  FakeVm vm([&](FakeVm& fake) {
+    fake.event(thread_start(0x61));
+    fake.read_command();  // the call below, sent whenever the session can
+    fake.read_command();  // the Dispose at the end
+  });
+  auto client = connect(vm);
+  client->async_next_event(Clock::time_point::max(), [&](util::Result<EventSet> set) {
+    CHECK(set);
+    in_handler = true;
+    released.wait_for(10s);
+    handler_done = true;
+  });
+  while (!in_handler) std::this_thread::sleep_for(1ms);
+  auto r = client->raw_call(Command::VirtualMachine_Version, {}, Clock::now() + 100ms);
+  const bool turn_still_on = !handler_done;
+  release.set_value();
+  REQUIRE_FALSE(r);
+  CHECK(r.error().code == util::Errc::timeout);
+  CHECK(turn_still_on);  // it returned while the io thread's turn went on
+  (void)client->raw_call(Command::VirtualMachine_Dispose, {}, Clock::now() + 50ms);
+  vm.join();
+}
