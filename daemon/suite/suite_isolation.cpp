@@ -127,6 +127,31 @@ const Seen* passed_twice_in_a_row(const Suspect& s) {
 
 }  // namespace
 
+void JvmSlots::acquire() {
+  std::unique_lock lock(mutex_);
+  freed_.wait(lock, [&] { return free_ > 0; });
+  --free_;
+}
+
+void JvmSlots::release() {
+  {
+    std::lock_guard lock(mutex_);
+    ++free_;
+  }
+  freed_.notify_one();
+}
+
+namespace {
+// Holds a slot for as long as it lives.
+struct Slot {
+  explicit Slot(JvmSlots& slots) : slots(slots) { slots.acquire(); }
+  ~Slot() { slots.release(); }
+  Slot(const Slot&) = delete;
+  Slot& operator=(const Slot&) = delete;
+  JvmSlots& slots;
+};
+}  // namespace
+
 util::Result<void> Lane::claim() {
   if (made_.fetch_add(1) >= max_runs_) {
     --made_;
@@ -145,15 +170,17 @@ util::Result<core::RecordedRun> Lane::keep(util::Result<core::RecordedRun> run) 
 
 util::Result<core::RecordedRun> Lane::run(const core::RunSpec& spec) {
   if (auto c = claim(); !c) return std::unexpected(c.error());
+  Slot slot(slots_);
   return keep(scan_.run(spec));
 }
 
 util::Result<std::vector<core::RecordedRun>> Lane::run_all(const std::vector<core::RunSpec>& specs) {
-  return core::run_in_parallel(specs, parallelism_, [this](const core::RunSpec& spec) { return run(spec); });
+  return core::run_in_parallel(specs, slots_.share(), [this](const core::RunSpec& spec) { return run(spec); });
 }
 
 util::Result<core::RecordedRun> Lane::run_debugged(const core::RunSpec& spec, const core::TestExecutor::DriveFn& drive) {
   if (auto c = claim(); !c) return std::unexpected(c.error());
+  Slot slot(slots_);
   return keep(scan_.run_debugged(spec, drive));
 }
 

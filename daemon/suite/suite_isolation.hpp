@@ -22,6 +22,7 @@
 // (core/deciding.hpp) is left to the caller, once every suspect is done.
 #include <algorithm>
 #include <atomic>
+#include <condition_variable>
 #include <mutex>
 #include <set>
 #include <string>
@@ -38,19 +39,43 @@ struct Seen {
   core::Outcome outcome = core::Outcome::infra;
 };
 
-// The RunLog of one suspect's isolation: runs go to the scan's log, at most `parallelism` at
-// once, and count against a run budget every lane shares (past it a run fails with
-// Errc::too_large, which every technique takes as the end of its budget). Every run made is
-// kept. Lanes run side by side, one thread each; run_all's own threads share a lane safely.
+// The scan's JVMs as the lanes of one isolation step share them: every run of every lane
+// holds one of `jvms` slots while it runs, so the lanes together never run more JVMs at once
+// than the scan may. A lane's run_all starts as many runs at once as its share of them: all
+// of them divided by the suspects being isolated at that moment, so that a lane whose
+// neighbours have no suspect left uses their JVMs too (the last suspects of a scan, or fewer
+// suspects than JVMs), instead of leaving them idle. (Runs of one test alone never overlap:
+// core::run_in_parallel.)
+class JvmSlots {
+ public:
+  explicit JvmSlots(int jvms) : jvms_(std::max(1, jvms)), free_(jvms_) {}
+  void acquire();
+  void release();
+  // A lane's share of the JVMs while `isolating` suspects are being isolated.
+  int share() const { return std::max(1, jvms_ / std::max(1, isolating.load())); }
+  std::atomic<int> isolating{0};
+
+ private:
+  const int jvms_;
+  std::mutex mutex_;
+  std::condition_variable freed_;
+  int free_;
+};
+
+// The RunLog of one suspect's isolation: runs go to the scan's log, each holding a slot of
+// `slots`, run_all starting the lane's share of them at once; they count against a run
+// budget every lane shares (past it a run fails with Errc::too_large, which every technique
+// takes as the end of its budget). Every run made is kept. Lanes run side by side, one thread
+// each; run_all's own threads share a lane safely.
 class Lane final : public core::RunLog {
  public:
-  Lane(core::RunLog& scan, int parallelism, std::atomic<int>& made, int max_runs)
-      : scan_(scan), parallelism_(std::max(1, parallelism)), made_(made), max_runs_(max_runs) {}
+  Lane(core::RunLog& scan, JvmSlots& slots, std::atomic<int>& made, int max_runs)
+      : scan_(scan), slots_(slots), made_(made), max_runs_(max_runs) {}
 
   util::Result<core::RecordedRun> run(const core::RunSpec& spec) override;
   util::Result<std::vector<core::RecordedRun>> run_all(const std::vector<core::RunSpec>& specs) override;
   util::Result<core::RecordedRun> run_debugged(const core::RunSpec& spec, const core::TestExecutor::DriveFn& drive) override;
-  int parallelism() const override { return parallelism_; }
+  int parallelism() const override { return slots_.share(); }
   bool cancelled() const override { return scan_.cancelled(); }
   void plan(int n) override { scan_.plan(n); }
 
@@ -62,7 +87,7 @@ class Lane final : public core::RunLog {
   util::Result<core::RecordedRun> keep(util::Result<core::RecordedRun> run);
 
   core::RunLog& scan_;
-  int parallelism_;
+  JvmSlots& slots_;
   std::atomic<int>& made_;
   int max_runs_;
   std::mutex kept_mutex_;

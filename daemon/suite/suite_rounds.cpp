@@ -244,8 +244,9 @@ std::vector<core::Verdict> round_verdicts(const core::TechniqueInput& input, con
   return out;
 }
 
-// 2. The suspects, isolated `jvms` at a time: one lane per suspect being isolated, each
-// with its share of the JVMs, in the order of the selection while the budget lasts. Their
+// 2. The suspects, isolated `jvms` at a time: one lane per suspect being isolated, in the
+// order of the selection while the budget lasts; the lanes share the JVMs (JvmSlots), so a
+// lane uses those of a lane that has no suspect left. Their
 // verdicts in `out` become those of the isolation; the runs each lane kept, per suspect.
 util::Result<std::vector<std::vector<core::RecordedRun>>> isolate_suspects(
     const core::TechniqueInput& input, core::RunLog& runs, int jvms, const Spending& budget, std::atomic<int>& made,
@@ -256,6 +257,7 @@ util::Result<std::vector<std::vector<core::RecordedRun>>> isolate_suspects(
   std::mutex error_mutex;
   std::optional<util::Error> stop;
   KnownPolluters known;
+  JvmSlots slots(jvms);
   const int lanes = std::max(1, std::min(jvms, int(suspects.size())));
   core::in_lanes(suspects.size(), lanes, [&](size_t k) {
     core::Verdict& v = out[suspects[k]];
@@ -268,14 +270,16 @@ util::Result<std::vector<std::vector<core::RecordedRun>>> isolate_suspects(
       v.evidence.details["unscanned"] = "isolation";
       return true;
     }
-    Lane lane(runs, std::max(1, jvms / lanes), made, total.runs);
+    Lane lane(runs, slots, made, total.runs);
     core::TechniqueInput sub = input;
     sub.budget.max_seconds = std::max(1, int(total.seconds - budget.elapsed()));
     sub.budget.max_runs = std::max(1, total.runs - made.load());
     sub.budget.runs_per_test = isolated_reruns;
     sub.fresh_jvm_per_run = true;
     sub.tests = {v.test};
+    ++slots.isolating;
     auto isolated = isolate({v.test, v, seen.at(v.test)}, sub, lane, known, writers);
+    --slots.isolating;
     kept[k] = lane.take_kept();
     if (!isolated) {
       std::lock_guard lock(error_mutex);
