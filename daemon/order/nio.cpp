@@ -1,4 +1,5 @@
 // Technique `nio`: non-idempotent-outcome tests (docs/order.md).
+#include <algorithm>
 #include <cstdint>
 #include <map>
 #include <set>
@@ -132,30 +133,47 @@ struct Confirmation {
   std::map<std::string, int> seen;           // test -> confirming runs with both executions observed
 };
 
-// Runs each hit `t, t` in a JVM of its own kNioConfirmRuns more times. Fails only when the
-// scan was cancelled; any other stop is kept in `stopped` (unless one is there already).
+// Whether the run's first two entries ran `t` twice with an outcome each time.
+bool both_observed(const core::RecordedRun& run) {
+  return core::is_observation(run.report.outcome_at(0)) && core::is_observation(run.report.outcome_at(1));
+}
+
+// Runs each hit `t, t` in a JVM of its own kNioConfirmRuns more times; earlier runs of
+// exactly that (runs handed over, BudgetedRuns::runs_of) count as some of them. Fails only
+// when the scan was cancelled; any other stop is kept in `stopped` (unless one is there already).
 util::Result<Confirmation> confirm_hits(BudgetedRuns& runner, const std::vector<std::pair<std::string, Pair>>& hits,
                                         bool class_twice, std::optional<util::Error>& stopped) {
   Confirmation c;
   if (hits.empty()) return c;
   std::vector<core::RunSpec> confirm;
-  for (auto& [t, p] : hits)
-    for (int k = 0; k < kNioConfirmRuns; ++k) {
+  std::vector<size_t> confirming;  // history indices of the confirmations, made or earlier
+  for (auto& [t, p] : hits) {
+    int have = 0;
+    const std::vector<size_t> starts = class_twice ? std::vector<size_t>{1} : std::vector<size_t>{};
+    for (size_t r : runner.runs_of({t, t}, starts, p.run))
+      if (have < kNioConfirmRuns && both_observed(runner.at(r))) {
+        confirming.push_back(r);
+        ++have;
+      }
+    for (int k = have; k < kNioConfirmRuns; ++k) {
       core::RunSpec s;
       s.tests = {t, t};
       if (class_twice) s.class_run_starts = {1};
       s.purpose = "nio confirm " + std::to_string(k + 1) + (class_twice ? " its class twice: " : " isolated-method: ") + t;
       confirm.push_back(std::move(s));
     }
-  auto made = runner.run_all(std::move(confirm));
-  if (!made && made.error().code == util::Errc::cancelled) return std::unexpected(made.error());
-  if (!made && !stopped) stopped = made.error();
-  if (made)
-    for (auto& p : pairs_in(runner, *made)) {
-      if (!core::is_observation(p.second.first_outcome) || !core::is_observation(p.second.second_outcome)) continue;
-      ++c.seen[p.first];
-      if (p.second.nio()) ++c.confirmations[p.first];
-    }
+  }
+  if (!confirm.empty()) {
+    auto made = runner.run_all(std::move(confirm));
+    if (!made && made.error().code == util::Errc::cancelled) return std::unexpected(made.error());
+    if (!made && !stopped) stopped = made.error();
+    if (made) confirming.insert(confirming.end(), made->begin(), made->end());
+  }
+  for (auto& p : pairs_in(runner, confirming)) {
+    if (!core::is_observation(p.second.first_outcome) || !core::is_observation(p.second.second_outcome)) continue;
+    ++c.seen[p.first];
+    if (p.second.nio()) ++c.confirmations[p.first];
+  }
   for (auto& [t, p] : hits) {
     if (c.seen[t] == kNioConfirmRuns && c.confirmations[t] == kNioConfirmRuns) c.confirmed[t] = p;
     else c.unconfirmed[t] = p;
@@ -229,7 +247,8 @@ core::Verdict unconfirmed_verdict(const BudgetedRuns& runner, const std::string&
 
 }  // namespace
 
-util::Result<std::vector<core::Verdict>> detect_nio(const core::TechniqueInput& input, core::RunLog& log, NioMode mode) {
+util::Result<std::vector<core::Verdict>> detect_nio(const core::TechniqueInput& input, core::RunLog& log, NioMode mode,
+                                                    const std::vector<core::RecordedRun>& observed) {
   BudgetedRuns runner(log, input.budget, "nio");
   auto tests = unique_in_order(input.tests);
   std::vector<core::Verdict> out;
@@ -237,14 +256,28 @@ util::Result<std::vector<core::Verdict>> detect_nio(const core::TechniqueInput& 
   std::string mode_name(nio_mode_name(mode));
   const bool class_twice = mode == NioMode::isolated_class;
 
-  std::optional<util::Error> stopped;
+  // Hits handed over: runs of t, t alone that passed then failed take the place of t's first pass.
   std::vector<size_t> scan_runs;
-  if (auto made = runner.run_all(first_pass_specs(tests, mode)); made) {
-    scan_runs = *made;
-  } else if (made.error().code == util::Errc::cancelled) {
-    return std::unexpected(made.error());
-  } else {
-    stopped = made.error();
+  std::set<std::string> handed_over;
+  for (const auto& run : mode == NioMode::isolated_method ? observed : std::vector<core::RecordedRun>{}) {
+    const size_t r = runner.adopt(run);
+    const auto& ts = run.spec.tests;
+    if (ts.size() < 2 || ts[0] != ts[1] || !run.spec.class_run_starts.empty() || run.report.outcome_at(0) != Outcome::pass ||
+        !core::is_failure(run.report.outcome_at(1)) || std::find(tests.begin(), tests.end(), ts[0]) == tests.end())
+      continue;
+    scan_runs.push_back(r);
+    handed_over.insert(ts[0]);
+  }
+  std::vector<std::string> first_pass;
+  for (const auto& t : tests)
+    if (!handed_over.contains(t)) first_pass.push_back(t);
+
+  std::optional<util::Error> stopped;
+  if (!first_pass.empty()) {
+    auto made = runner.run_all(first_pass_specs(first_pass, mode));
+    if (made) scan_runs.insert(scan_runs.end(), made->begin(), made->end());
+    else if (made.error().code == util::Errc::cancelled) return std::unexpected(made.error());
+    else stopped = made.error();
   }
 
   // Hits of the first pass, then their confirmation: t, t in a JVM of its own, kNioConfirmRuns

@@ -8,19 +8,21 @@
 
 namespace flakescan::rerun {
 
-std::vector<core::RunSpec> rerun_specs(const core::TechniqueInput& input) {
+std::vector<core::RunSpec> rerun_specs(const core::TechniqueInput& input, const RerunOptions& options) {
   std::vector<core::RunSpec> specs;
   const int n = std::max(1, input.budget.runs_per_test);
   const int cap = std::max(1, input.budget.max_runs);
   if (input.fresh_jvm_per_run) {
+    const int times = std::max(1, options.executions_per_jvm);
     // Round-robin over tests so a capped budget still covers every test evenly.
     for (int round = 0; round < n; ++round) {
       for (const auto& test : input.tests) {
         if (int(specs.size()) >= cap) return specs;
         core::RunSpec s;
-        s.tests = {test};
+        s.tests.assign(size_t(times), test);
         s.technique = "rerun";
-        s.purpose = "rerun " + std::to_string(round + 1) + "/" + std::to_string(n) + " of " + test;
+        s.purpose = "rerun " + std::to_string(round + 1) + "/" + std::to_string(n) + " of " + test +
+                    (times > 1 ? ", " + std::to_string(times) + " times in a row in its JVM" : "");
         s.seed = input.seed;
         specs.push_back(std::move(s));
       }
@@ -38,6 +40,14 @@ std::vector<core::RunSpec> rerun_specs(const core::TechniqueInput& input) {
   return specs;
 }
 
+core::RecordedRun first_execution(const core::RecordedRun& run) {
+  core::RecordedRun out = run;
+  if (out.spec.tests.size() > 1) out.spec.tests.resize(1);
+  out.spec.class_run_starts.clear();
+  if (out.report.results.size() > 1) out.report.results.resize(1);
+  return out;
+}
+
 namespace {
 
 // A test whose first runs were each killed at the run deadline with no outcome hangs: more runs
@@ -53,13 +63,20 @@ bool killed_without_outcome(const core::RecordedRun& run, const std::string& tes
 
 // Runs `specs`: with a JVM per run, the first hang_runs rounds first; a test whose every run
 // of them was killed at the deadline gets no more. `hung`: those tests, with the runs not made.
+// With a JVM per run, the runs come back as their first executions (first_execution).
 util::Result<std::vector<core::RecordedRun>> run_until_hung(const core::TechniqueInput& input, std::vector<core::RunSpec> specs,
                                                               core::RunLog& runs, std::map<std::string, int>& hung) {
   const std::size_t first = input.fresh_jvm_per_run ? std::min(specs.size(), input.tests.size() * hang_runs) : specs.size();
   std::vector<core::RunSpec> rest(specs.begin() + long(first), specs.end());
   specs.resize(first);
+  // With a JVM per run a run is about its test alone: its first execution.
+  auto alone = [&](util::Result<std::vector<core::RecordedRun>> made) {
+    if (made && input.fresh_jvm_per_run)
+      for (auto& run : *made) run = first_execution(run);
+    return made;
+  };
   runs.plan(int(specs.size()));
-  auto done = runs.run_all(specs);
+  auto done = alone(runs.run_all(specs));
   if (!done || rest.empty()) return done;
   std::map<std::string, int> killed, made;
   for (const auto& run : *done)
@@ -74,7 +91,7 @@ util::Result<std::vector<core::RecordedRun>> run_until_hung(const core::Techniqu
     else more.push_back(std::move(spec));
   }
   runs.plan(int(more.size()));
-  auto later = runs.run_all(more);
+  auto later = alone(runs.run_all(more));
   if (!later) return std::unexpected(later.error());
   for (auto& r : *later) done->push_back(std::move(r));
   return done;
@@ -82,9 +99,9 @@ util::Result<std::vector<core::RecordedRun>> run_until_hung(const core::Techniqu
 
 }  // namespace
 
-util::Result<std::vector<core::Verdict>> run_rerun(const core::TechniqueInput& input, core::RunLog& runs) {
+util::Result<std::vector<core::Verdict>> run_rerun(const core::TechniqueInput& input, core::RunLog& runs, const RerunOptions& options) {
   std::map<std::string, int> hung;
-  auto done = run_until_hung(input, rerun_specs(input), runs, hung);
+  auto done = run_until_hung(input, rerun_specs(input, options), runs, hung);
   if (!done) return std::unexpected(done.error());
   OutcomeTally tally;
   // Runs the budget left unmade (id 0, no results: the scan's time ran out) or never planned

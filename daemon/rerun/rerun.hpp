@@ -11,9 +11,22 @@
 
 namespace flakescan::rerun {
 
-util::Result<std::vector<core::Verdict>> run_rerun(const core::TechniqueInput& input, core::RunLog& runs);
+struct RerunOptions {
+  // With a JVM per run: how many times in a row each run runs its test. Technique `suite`
+  // asks for 2, so that a suspect's runs alone also answer the NIO question (technique nio
+  // takes them as its runs). Only each run's first execution, the one that ran alone, is
+  // counted and decides the verdict (first_execution); the second is left to the caller.
+  int executions_per_jvm = 1;
+};
+
+util::Result<std::vector<core::Verdict>> run_rerun(const core::TechniqueInput& input, core::RunLog& runs,
+                                                   const RerunOptions& options = {});
 
 // The run specs rerun makes for the input, capped by the run budget (pure, for tests).
-std::vector<core::RunSpec> rerun_specs(const core::TechniqueInput& input);
+std::vector<core::RunSpec> rerun_specs(const core::TechniqueInput& input, const RerunOptions& options = {});
+
+// A run cut after its first entry: what a run of that test alone in a fresh JVM observed when
+// the run ran it first (whatever ran after it cannot have changed that outcome).
+core::RecordedRun first_execution(const core::RecordedRun& run);
 
 }  // namespace flakescan::rerun

@@ -13,7 +13,7 @@ namespace flakescan::scan {
 const std::vector<TechniqueEntry>& technique_table() {
   // ---- The technique table: one line per technique, in the order scans run them. ----
   static const std::vector<TechniqueEntry> table{
-      {"rerun", rerun::run_rerun, "N runs per test; flaky when a pass and a failure were both observed"},
+      {"rerun", [](const core::TechniqueInput& in, core::RunLog& log) { return rerun::run_rerun(in, log); }, "N runs per test; flaky when a pass and a failure were both observed"},
       {"suite", suite::run_suite, "whole-suite rounds in shared JVMs, a new order each round; only tests whose outcome differed get isolated runs (alone, order, nio)"},
       {"order", order::order_technique(), "original, reverse and seeded random orders; victims, brittles, minimal polluters/state-setters, cleaners"},
       {"nio", order::nio_technique(), "each test twice in one JVM (entire-suite), hits confirmed alone: non-idempotent-outcome tests"},

@@ -1,6 +1,7 @@
 #include "suite/suite_isolation.hpp"
 
 #include <algorithm>
+#include <cstdint>
 #include <optional>
 #include <string>
 
@@ -112,17 +113,22 @@ util::Result<Reproduced> reproduce(const Suspect& s, bool passes_alone, Lane& la
   return Reproduced{};
 }
 
-// A round that ran the suspect twice in a row, in one JVM, where it passed both times: the
-// NIO check's question, answered (no). Null when no round did.
-const Seen* passed_twice_in_a_row(const Suspect& s) {
-  for (const auto& seen : s.seen) {
-    const auto& tests = seen.run->spec.tests;
-    if (seen.pos == 0 || tests[seen.pos - 1] != s.test) continue;
-    const auto& starts = seen.run->spec.class_run_starts;  // t | t: its class ran again in between
-    if (std::find(starts.begin(), starts.end(), seen.pos) != starts.end()) continue;
-    if (seen.outcome == core::Outcome::pass && seen.run->report.outcome_at(seen.pos - 1) == core::Outcome::pass) return &seen;
+// What the suspect's runs alone (each ran it twice in a row in a fresh JVM) say of the NIO
+// question: whether one passed then failed (a hit, for technique nio), and which gave both
+// outcomes an observation.
+struct TwiceAlone {
+  bool hit = false;
+  std::vector<std::int64_t> answered;  // run ids
+};
+TwiceAlone twice_alone(const std::vector<core::RecordedRun>& runs) {
+  TwiceAlone out;
+  for (const auto& run : runs) {
+    const auto first = run.report.outcome_at(0), second = run.report.outcome_at(1);
+    if (run.spec.tests.size() < 2 || !core::is_observation(first) || !core::is_observation(second)) continue;
+    out.answered.push_back(run.id);
+    out.hit |= first == core::Outcome::pass && core::is_failure(second);
   }
-  return nullptr;
+  return out;
 }
 
 }  // namespace
@@ -197,8 +203,9 @@ std::vector<std::vector<std::string>> KnownPolluters::all() const {
 util::Result<core::Verdict> isolate(const Suspect& s, const core::TechniqueInput& sub, Lane& lane, KnownPolluters& known,
                                     const std::set<std::string>& writers) {
   core::Verdict merged = s.from_rounds;
-  // 1. Alone.
-  auto alone = rerun::run_rerun(sub, lane);
+  // 1. Alone, twice in a row in each JVM: the first execution is the run alone, the second
+  // answers the NIO question (step 3) without a run of its own.
+  auto alone = rerun::run_rerun(sub, lane, rerun::RerunOptions{.executions_per_jvm = 2});
   if (!alone && cancelled(alone.error())) return std::unexpected(alone.error());
   bool passes_alone = false, fails_alone = false;
   std::vector<core::RecordedRun> alone_runs = lane.kept();
@@ -219,7 +226,7 @@ util::Result<core::Verdict> isolate(const Suspect& s, const core::TechniqueInput
       only_this.only = {s.test};
       only_this.max_cleaners = 1;
       only_this.writers = writers;
-      only_this.observed = std::move(alone_runs);
+      for (const auto& run : alone_runs) only_this.observed.push_back(rerun::first_execution(run));
       only_this.observed.push_back(std::move(*reproduced->run));
       auto found = order::detect_order_dependent(od, lane, only_this);
       if (!found && cancelled(found.error())) return std::unexpected(found.error());
@@ -232,13 +239,17 @@ util::Result<core::Verdict> isolate(const Suspect& s, const core::TechniqueInput
       }
     }
   }
-  // 3. NIO, unless a round answered it.
-  if (const Seen* twice = passed_twice_in_a_row(s)) {
-    merged.evidence.details["nio"] = "not checked alone: it passed twice in a row in one JVM in run " +
-                                     std::to_string(twice->run->id) + " (" + twice->run->spec.purpose + ")";
+  // 3. NIO: a run alone that passed then failed goes to technique nio with the others, as its
+  // first pass and confirmations; without one, the runs alone answered it (no).
+  const TwiceAlone twice = twice_alone(alone_runs);
+  if (!twice.hit && !twice.answered.empty()) {
+    std::string runs;
+    for (auto id : twice.answered) runs += (runs.empty() ? "" : ", ") + std::to_string(id);
+    merged.evidence.details["nio"] = "not NIO: in none of its runs alone, each running it twice in a row in a fresh JVM, "
+                                     "did it pass and then fail (runs " + runs + ")";
     return merged;
   }
-  auto nio = order::detect_nio(sub, lane, order::NioMode::isolated_method);
+  auto nio = order::detect_nio(sub, lane, order::NioMode::isolated_method, alone_runs);
   if (!nio && cancelled(nio.error())) return std::unexpected(nio.error());
   if (nio) merged = core::merge_verdicts(merged, only_for(*nio, s.test));
   return merged;

@@ -3,7 +3,8 @@
 // lanes that let several suspects be isolated at the same time.
 //
 // A suspect, in one lane:
-//   1. alone in fresh JVMs (technique rerun, 3 runs);
+//   1. alone in fresh JVMs (technique rerun, 3 runs), twice in a row in each: the first
+//      execution is the run alone (rerun::first_execution), the second is for step 3;
 //   2. when it only passed alone (or only failed alone): the round order it failed (passed) in,
 //      where it had not run before (a second run in one JVM is the NIO check's): first the
 //      polluters another suspect's isolation found, when they ran before it in every round it
@@ -15,9 +16,9 @@
 //      and the run that reproduced it (OrderOptions::observed), so that
 //      `order` confirms, classifies, minimises and looks for a cleaner without running its
 //      detection orders again;
-//   3. the NIO check (technique nio, isolated-method), unless a round already ran it twice in a
-//      row in one JVM and it passed both times: a NIO test fails the second time, whatever ran
-//      before the first (the round that runs each test twice).
+//   3. the NIO check (technique nio, isolated-method) on the runs alone: when one passed then
+//      failed, nio takes them as its first pass and confirmations (no run of its own); when
+//      none did, they answered it (no): a NIO test fails the second time in a fresh JVM.
 // The findings are merged into one verdict; checking them against every run the scan made
 // (core/deciding.hpp) is left to the caller, once every suspect is done.
 #include <algorithm>

@@ -73,9 +73,11 @@ TEST_CASE("nio: a NIO test before a test that ends the JVM is confirmed once, no
   INFO(v.evidence.reason);
   CHECK(v.category == Category::nio);
   CHECK(v.evidence.details.at("nio_confirmations") == "2/2");
-  // The suite run (p.X#exits twice), again without its first and then its second p.X#exits,
-  // and two confirmations.
-  CHECK(log.runs() == 5);
+  // The suite run (p.X#exits twice), again without its first and then its second p.X#exits.
+  // Both of those begin with p.N#nio twice in a fresh JVM, as a confirmation would: they are
+  // its two confirmations, and none is made on top.
+  CHECK(log.runs() == 3);
+  for (const auto& run : log.made()) CHECK_FALSE(run.spec.purpose.starts_with("nio confirm"));
 }
 
 TEST_CASE("nio isolated-method sees the NIO test that a polluter hides", "[order][nio]") {
@@ -177,4 +179,56 @@ TEST_CASE("nio mode names parse", "[order][nio]") {
   for (auto m : {order::NioMode::isolated_method, order::NioMode::isolated_class, order::NioMode::entire_suite})
     CHECK(order::parse_nio_mode(order::nio_mode_name(m)) == m);
   CHECK_FALSE(order::parse_nio_mode("suite"));
+}
+
+TEST_CASE("nio: runs of a test twice alone handed over are its first pass and confirmations", "[order][nio]") {
+  // What technique suite hands over: a suspect's three runs alone, each running it twice in a
+  // row in a fresh JVM. A NIO test passed then failed in each: no run is made for it, and the
+  // runs handed over are not counted in its verdict (suite counted them).
+  FakeSuite s;
+  s.nio.insert("p.N#nio");
+  FakeRunLog log(s);
+  std::vector<core::RecordedRun> observed;
+  for (int k = 0; k < 3; ++k) {
+    auto run = log.run({.tests = {"p.N#nio", "p.N#nio"}, .technique = "rerun"});
+    REQUIRE(run);
+    observed.push_back(*run);
+  }
+  const int before = log.runs();
+  core::TechniqueInput in;
+  in.tests = {"p.N#nio"};
+  auto verdicts = order::detect_nio(in, log, order::NioMode::isolated_method, observed);
+  REQUIRE(verdicts);
+  const auto& v = verdict_of(*verdicts, "p.N#nio");
+  INFO(v.evidence.reason);
+  CHECK(v.category == Category::nio);
+  CHECK(v.evidence.details.at("nio_confirmations") == "2/2");
+  CHECK(v.evidence.failing_run == observed.front().id);
+  CHECK(v.runs.total == 0);
+  CHECK(log.runs() == before);
+}
+
+TEST_CASE("nio: a hit handed over that its other runs alone do not repeat is not confirmed", "[order][nio]") {
+  // A timing test whose second execution failed once, in the first of its runs alone: the
+  // other two passed twice, so it is not NIO, and nothing is run for it again.
+  FakeSuite s;
+  s.timed["p.T#timing"] = {core::Outcome::pass, core::Outcome::fail};
+  FakeRunLog log(s);
+  std::vector<core::RecordedRun> observed;
+  for (int k = 0; k < 3; ++k) {
+    auto run = log.run({.tests = {"p.T#timing", "p.T#timing"}, .technique = "rerun"});
+    REQUIRE(run);
+    observed.push_back(*run);
+  }
+  REQUIRE(core::is_failure(observed.front().report.outcome_at(1)));
+  const int before = log.runs();
+  core::TechniqueInput in;
+  in.tests = {"p.T#timing"};
+  auto verdicts = order::detect_nio(in, log, order::NioMode::isolated_method, observed);
+  REQUIRE(verdicts);
+  const auto& v = verdict_of(*verdicts, "p.T#timing");
+  INFO(v.evidence.reason);
+  CHECK(v.category != Category::nio);
+  CHECK(v.evidence.details.at("nio_confirmations") == "0/2");
+  CHECK(log.runs() == before);
 }

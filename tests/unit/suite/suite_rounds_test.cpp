@@ -83,17 +83,23 @@ TEST_CASE("suite: rounds find every planted kind, with the right category", "[su
     for (const auto& t : run.spec.tests) CHECK_FALSE(t.starts_with("p.G"));
   }
   CHECK(alone > 0);
-  // The NIO check ran for the NIO test, whose second run in a row failed in the round that runs
-  // each test twice, and not for the victim, which passed both (it runs before its polluter there).
-  auto nio_runs_of = [&](const std::string& test) {
+  // Each run alone ran the suspect twice in a row in its fresh JVM. The NIO test's three passed
+  // then failed: technique nio took them as its first pass and confirmations and made no run
+  // of its own. The victim's passed twice: they answered the question (no).
+  auto runs_of = [&](const std::string& technique, const std::string& test) {
     int n = 0;
     for (const auto& run : log.made())
-      if (run.spec.technique == "nio" && run.spec.tests.front() == test) ++n;
+      if (run.spec.technique == technique && run.spec.tests.front() == test) {
+        ++n;
+        if (technique == "rerun") CHECK(run.spec.tests == std::vector<std::string>{test, test});
+      }
     return n;
   };
-  CHECK(nio_runs_of("p.H#nio") > 0);
-  CHECK(nio_runs_of("p.A#victim") == 0);
-  CHECK(v["p.A#victim"].evidence.details.at("nio").starts_with("not checked alone: it passed twice in a row in one JVM in run "));
+  CHECK(runs_of("rerun", "p.H#nio") == 3);
+  CHECK(runs_of("nio", "p.H#nio") == 0);
+  CHECK(runs_of("nio", "p.A#victim") == 0);
+  CHECK(v["p.H#nio"].evidence.reproducer == std::vector<std::string>{"p.H#nio", "p.H#nio"});
+  CHECK(v["p.A#victim"].evidence.details.at("nio").starts_with("not NIO: in none of its runs alone"));
 }
 
 TEST_CASE("suite: a budget that allows four rounds says what it left undone", "[suite][rounds]") {
@@ -302,7 +308,7 @@ TEST_CASE("suite: a test that differed only in another suspect's isolation is is
   // It got isolated runs of its own: alone, and an order that ends with it.
   int alone = 0;
   for (const auto& run : log.made())
-    if (run.spec.technique == "rerun" && run.spec.tests == std::vector<std::string>{"p.V#v2"}) ++alone;
+    if (run.spec.technique == "rerun" && run.spec.tests == std::vector<std::string>{"p.V#v2", "p.V#v2"}) ++alone;
   CHECK(alone == 3);
   CHECK(v["p.K#k"].verdict == VerdictKind::not_flaky);
 }
