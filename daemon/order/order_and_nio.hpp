@@ -59,10 +59,11 @@ std::optional<NioMode> parse_nio_mode(std::string_view name);  // "isolated-meth
 
 // In modes other than isolated-method, every hit is confirmed in isolated-method mode.
 // `observed` (isolated-method only): runs the caller made before, each running one test twice
-// in a row first in a fresh JVM (technique suite's runs alone). A test with such a run that passed then failed
-// takes it as its first-pass hit, with no first-pass run made for it, and the others as its
-// confirmations: only the confirmations still missing are run. They are not counted in the
-// verdicts' runs (whoever made them counted them). Other tests get their first pass as usual.
+// in a row first in a fresh JVM (technique suite's runs alone). A test with such a run that
+// passed then failed takes it as its first-pass hit, with no first-pass run made for it, and
+// the others as its confirmations: only the confirmations still missing are run. They are not
+// counted in the verdicts' runs (whoever made them counted them). Other tests get their first
+// pass as usual.
 util::Result<std::vector<core::Verdict>> detect_nio(const core::TechniqueInput& input, core::RunLog& log,
                                                     NioMode mode = NioMode::entire_suite,
                                                     const std::vector<core::RecordedRun>& observed = {});

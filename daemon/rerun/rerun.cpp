@@ -63,13 +63,12 @@ bool killed_without_outcome(const core::RecordedRun& run, const std::string& tes
 
 // Runs `specs`: with a JVM per run, the first hang_runs rounds first; a test whose every run
 // of them was killed at the deadline gets no more. `hung`: those tests, with the runs not made.
-// With a JVM per run, the runs come back as their first executions (first_execution).
 util::Result<std::vector<core::RecordedRun>> run_until_hung(const core::TechniqueInput& input, std::vector<core::RunSpec> specs,
                                                               core::RunLog& runs, std::map<std::string, int>& hung) {
   const std::size_t first = input.fresh_jvm_per_run ? std::min(specs.size(), input.tests.size() * hang_runs) : specs.size();
   std::vector<core::RunSpec> rest(specs.begin() + long(first), specs.end());
   specs.resize(first);
-  // With a JVM per run a run is about its test alone: its first execution.
+  // With a JVM per run a run is about its test alone: it comes back as its first execution.
   auto alone = [&](util::Result<std::vector<core::RecordedRun>> made) {
     if (made && input.fresh_jvm_per_run)
       for (auto& run : *made) run = first_execution(run);
