@@ -114,6 +114,11 @@ final class Watchdog extends Thread {
         boolean blocked = state == State.BLOCKED || state == State.WAITING || state == State.TIMED_WAITING;
         if (blocked && idleInPool(t.thread)) {
             s.leave(t, null);
+        } else if (blocked && inAgent(t.thread)) {
+            // Waiting for a lock of the agent's own (the session's, which this watchdog and the
+            // other threads take too): scheduler business, not the test's code. On a loaded
+            // machine the thread holding it may not run for 50 ms.
+            t.blockedSince = 0;
         } else if (blocked) {
             if (t.blockedSince == 0) t.blockedSince = now;
             else if (now - t.blockedSince >= blockedLimit)
@@ -123,6 +128,12 @@ final class Watchdog extends Thread {
             String why = Busy.tooLong(t, Math.max(t.since, t == s.holder ? s.contendedSince : 0), now);
             if (why != null) s.leave(t, "thread " + t.index + " (" + t.name + ") " + why + at(t.thread));
         }
+    }
+
+    /** Blocked in the agent's runtime itself (a synchronized method of Session, say). */
+    private static boolean inAgent(Thread t) {
+        StackTraceElement[] frames = t.getStackTrace();
+        return frames.length > 0 && frames[0].getClassName().startsWith("io.flakescan.threads.");
     }
 
     /** A pool worker back in ThreadPoolExecutor.getTask, waiting for its next task. */
