@@ -131,23 +131,6 @@ TwiceAlone twice_alone(const std::vector<core::RecordedRun>& runs) {
   return out;
 }
 
-}  // namespace
-
-void JvmSlots::acquire() {
-  std::unique_lock lock(mutex_);
-  freed_.wait(lock, [&] { return free_ > 0; });
-  --free_;
-}
-
-void JvmSlots::release() {
-  {
-    std::lock_guard lock(mutex_);
-    ++free_;
-  }
-  freed_.notify_one();
-}
-
-namespace {
 // Holds a slot for as long as it lives.
 struct Slot {
   explicit Slot(JvmSlots& slots) : slots(slots) { slots.acquire(); }

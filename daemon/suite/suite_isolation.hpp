@@ -23,8 +23,8 @@
 // (core/deciding.hpp) is left to the caller, once every suspect is done.
 #include <algorithm>
 #include <atomic>
-#include <condition_variable>
 #include <mutex>
+#include <semaphore>
 #include <set>
 #include <string>
 #include <vector>
@@ -50,17 +50,15 @@ struct Seen {
 class JvmSlots {
  public:
   explicit JvmSlots(int jvms) : jvms_(std::max(1, jvms)), free_(jvms_) {}
-  void acquire();
-  void release();
+  void acquire() { free_.acquire(); }
+  void release() { free_.release(); }
   // A lane's share of the JVMs while `isolating` suspects are being isolated.
   int share() const { return std::max(1, jvms_ / std::max(1, isolating.load())); }
   std::atomic<int> isolating{0};
 
  private:
   const int jvms_;
-  std::mutex mutex_;
-  std::condition_variable freed_;
-  int free_;
+  std::counting_semaphore<> free_;
 };
 
 // The RunLog of one suspect's isolation: runs go to the scan's log, each holding a slot of

@@ -196,8 +196,8 @@ TEST_CASE("a caller waiting for the io thread's turn to end gives up at its own 
   // The io thread reads an event and runs its asynchronous waiter's handler in its turn; the
   // handler blocks (up to 10 s) until the test lets it go. A call made meanwhile cannot read
   // and must time out at its own deadline, not when the turn ends.
-  std::atomic<bool> in_handler{false}, handler_done{false};
-  std::promise<void> release;
+  std::atomic<bool> handler_done{false};
+  std::promise<void> entered, release;
   auto released = release.get_future();
   FakeVm vm([&](FakeVm& fake) {
     fake.event(thread_start(0x61));
@@ -207,11 +207,11 @@ TEST_CASE("a caller waiting for the io thread's turn to end gives up at its own 
   auto client = connect(vm);
   client->async_next_event(Clock::time_point::max(), [&](util::Result<EventSet> set) {
     CHECK(set);
-    in_handler = true;
+    entered.set_value();
     released.wait_for(10s);
     handler_done = true;
   });
-  while (!in_handler) std::this_thread::sleep_for(1ms);
+  entered.get_future().wait();
   auto r = client->raw_call(Command::VirtualMachine_Version, {}, Clock::now() + 100ms);
   const bool turn_still_on = !handler_done;
   release.set_value();

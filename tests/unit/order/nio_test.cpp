@@ -181,6 +181,18 @@ TEST_CASE("nio mode names parse", "[order][nio]") {
   CHECK_FALSE(order::parse_nio_mode("suite"));
 }
 
+// What technique suite hands over for a suspect: its three runs alone, each running it twice
+// in a row in a fresh JVM.
+std::vector<core::RecordedRun> three_runs_twice_alone(FakeRunLog& log, const std::string& test) {
+  std::vector<core::RecordedRun> runs;
+  for (int k = 0; k < 3; ++k) {
+    auto run = log.run({.tests = {test, test}, .technique = "rerun"});
+    REQUIRE(run);
+    runs.push_back(*run);
+  }
+  return runs;
+}
+
 TEST_CASE("nio: runs of a test twice alone handed over are its first pass and confirmations", "[order][nio]") {
   // What technique suite hands over: a suspect's three runs alone, each running it twice in a
   // row in a fresh JVM. A NIO test passed then failed in each: no run is made for it, and the
@@ -188,12 +200,7 @@ TEST_CASE("nio: runs of a test twice alone handed over are its first pass and co
   FakeSuite s;
   s.nio.insert("p.N#nio");
   FakeRunLog log(s);
-  std::vector<core::RecordedRun> observed;
-  for (int k = 0; k < 3; ++k) {
-    auto run = log.run({.tests = {"p.N#nio", "p.N#nio"}, .technique = "rerun"});
-    REQUIRE(run);
-    observed.push_back(*run);
-  }
+  const auto observed = three_runs_twice_alone(log, "p.N#nio");
   const int before = log.runs();
   core::TechniqueInput in;
   in.tests = {"p.N#nio"};
@@ -214,12 +221,7 @@ TEST_CASE("nio: a hit handed over that its other runs alone do not repeat is not
   FakeSuite s;
   s.timed["p.T#timing"] = {core::Outcome::pass, core::Outcome::fail};
   FakeRunLog log(s);
-  std::vector<core::RecordedRun> observed;
-  for (int k = 0; k < 3; ++k) {
-    auto run = log.run({.tests = {"p.T#timing", "p.T#timing"}, .technique = "rerun"});
-    REQUIRE(run);
-    observed.push_back(*run);
-  }
+  const auto observed = three_runs_twice_alone(log, "p.T#timing");
   REQUIRE(core::is_failure(observed.front().report.outcome_at(1)));
   const int before = log.runs();
   core::TechniqueInput in;
