@@ -82,6 +82,11 @@ int main(int argc, char** argv) {
   std::fprintf(stderr, "engine per hit: wait %.0f us, top frame and resume %.0f us; own CPU %.1f us, %.2f voluntary switches\n",
                1e6 * wait_s / measured, 1e6 * frame_s / measured, 1e6 * (used.cpu_s - used_at_start.cpu_s) / measured,
                double(used.switches - used_at_start.switches) / measured);
+  // Who read the packets (the technique thread itself, or the io thread), over the whole run.
+  const auto& stats = vm.client().stats();
+  std::fprintf(stderr, "engine session: %llu packets in, %llu read by the calling thread in %llu turns, %llu writes\n",
+               static_cast<unsigned long long>(stats.packets_in.load()), static_cast<unsigned long long>(stats.caller_reads.load()),
+               static_cast<unsigned long long>(stats.caller_turns.load()), static_cast<unsigned long long>(stats.writes.load()));
   std::printf("engine hits=%d measured=%d seconds=%.3f events_per_s=%.0f\n", hits, measured, seconds, measured / seconds);
   (void)l->child.wait(deadline());
   return hits == calls ? 0 : 1;

@@ -32,6 +32,20 @@ std::shared_ptr<Session> Session::create(asio::ip::tcp::socket socket, SessionOp
   return std::shared_ptr<Session>(new Session(std::move(socket), std::move(options)));
 }
 
+namespace {
+// A private epoll set holding only `fd`, with its interest off (EPOLLONESHOT alone); -1 if
+// it cannot be made.
+int private_watch(int fd) {
+  const int set = ::epoll_create1(EPOLL_CLOEXEC);
+  if (set < 0) return -1;
+  epoll_event ev{};
+  ev.events = EPOLLONESHOT;
+  if (::epoll_ctl(set, EPOLL_CTL_ADD, fd, &ev) == 0) return set;
+  ::close(set);
+  return -1;
+}
+}  // namespace
+
 Session::Session(asio::ip::tcp::socket socket, SessionOptions options)
     : socket_(std::move(socket)), strand_(asio::make_strand(socket_.get_executor())), options_(std::move(options)) {
   if (!options_.trace_path.empty()) {
@@ -40,23 +54,18 @@ Session::Session(asio::ip::tcp::socket socket, SessionOptions options)
   }
   boost::system::error_code ec;
   socket_.set_option(asio::ip::tcp::no_delay(true), ec);
+  fd_ = socket_.native_handle();
   wake_fd_ = ::eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
-  watch_fd_ = ::epoll_create1(EPOLL_CLOEXEC);
-  if (watch_fd_ >= 0) {
-    epoll_event ev{};
-    ev.events = EPOLLONESHOT;  // off until the reader starts
-    if (::epoll_ctl(watch_fd_, EPOLL_CTL_ADD, socket_.native_handle(), &ev) == 0) {
-      watch_ = std::make_unique<asio::posix::stream_descriptor>(socket_.get_executor(), watch_fd_);
-    } else {
-      ::close(watch_fd_);
-      watch_fd_ = -1;
-    }
-  }
+  watch_fd_ = private_watch(fd_);
+  if (watch_fd_ >= 0) watch_ = std::make_unique<asio::posix::stream_descriptor>(socket_.get_executor(), watch_fd_);
+  const int write_fd = private_watch(fd_);
+  if (write_fd >= 0) write_watch_ = std::make_unique<asio::posix::stream_descriptor>(socket_.get_executor(), write_fd);
 }
 
 Session::~Session() {
   boost::system::error_code ec;
-  socket_.close(ec);
+  if (socket_.is_open()) socket_.close(ec);
+  else if (fd_ >= 0) ::close(fd_);  // released from asio after the handshake
   if (wake_fd_ >= 0) ::close(wake_fd_);
 }
 
@@ -81,7 +90,7 @@ void Session::start(Clock::time_point deadline, StartHandler done) {
 }
 
 void Session::do_handshake(Clock::time_point deadline, StartHandler done) {
-  if (!watch_ || wake_fd_ < 0) {
+  if (!watch_ || !write_watch_ || wake_fd_ < 0) {
     shutdown("cannot make the reader's descriptors (epoll, eventfd)");
     return done(util::fail(Errc::io, close_reason_));
   }
@@ -110,9 +119,19 @@ void Session::do_handshake(Clock::time_point deadline, StartHandler done) {
         return done(util::fail(Errc::malformed, self->close_reason_));
       }
       if (self->trace_) self->trace_ << format_trace_handshake(true);
+      bool taken = false;
       {
+        // From here on the socket is read and written only through its descriptor: asio
+        // lets go of it, so that its reactor (which watches every socket it owns, edge-
+        // triggered, for input) does not wake the io thread for every packet a caller reads.
         std::lock_guard lock(self->mutex_);
-        self->started_ = true;
+        boost::system::error_code released;
+        taken = self->socket_.release(released) >= 0 && !released;
+        self->started_ = taken;
+      }
+      if (!taken) {
+        self->shutdown("cannot take the socket from asio");
+        return done(util::fail(Errc::io, self->close_reason_));
       }
       self->io_read(false);
       // IDSizes is answered with 8-byte defaults never in play: its reply has no ids.
@@ -266,7 +285,7 @@ int Session::write_now(Bytes& bytes) {
   std::size_t done = 0;
   int error = 0;
   while (done < bytes.size()) {
-    const ssize_t n = ::send(socket_.native_handle(), bytes.data() + done, bytes.size() - done, MSG_NOSIGNAL | MSG_DONTWAIT);
+    const ssize_t n = ::send(fd_, bytes.data() + done, bytes.size() - done, MSG_NOSIGNAL | MSG_DONTWAIT);
     if (n > 0) {
       done += static_cast<std::size_t>(n);
     } else if (n < 0 && errno == EINTR) {
@@ -305,15 +324,23 @@ void Session::do_write() {
     writing_ = false;
     return;
   }
-  socket_.async_wait(asio::ip::tcp::socket::wait_write,
-                     asio::bind_executor(strand_, [self = shared_from_this()](boost::system::error_code ec) {
-                       if (!ec) return self->do_write();
-                       {
-                         std::lock_guard guard(self->out_mutex_);
-                         self->writing_ = false;
-                       }
-                       self->shutdown("write failed: " + ec.message());
-                     }));
+  // Wait for room through the private write set: interest in EPOLLOUT, one-shot.
+  epoll_event ev{};
+  ev.events = EPOLLOUT | EPOLLONESHOT;
+  (void)::epoll_ctl(write_watch_->native_handle(), EPOLL_CTL_MOD, fd_, &ev);
+  write_watch_->async_wait(asio::posix::descriptor_base::wait_read,
+                           asio::bind_executor(strand_, [self = shared_from_this()](boost::system::error_code ec) {
+                             if (!ec) {
+                               epoll_event report{};
+                               (void)::epoll_wait(self->write_watch_->native_handle(), &report, 1, 0);
+                               return self->do_write();
+                             }
+                             {
+                               std::lock_guard guard(self->out_mutex_);
+                               self->writing_ = false;
+                             }
+                             self->shutdown("write failed: " + ec.message());
+                           }));
 }
 
 // ---- end ----------------------------------------------------------------------------------
@@ -334,9 +361,10 @@ void Session::shutdown(const std::string& reason) {
     // Shut down, not closed: a caller may be in poll() on the descriptor (the EOF wakes
     // it); the descriptor is closed with the session. cancel() ends the strand's waits.
     boost::system::error_code ec;
-    socket_.shutdown(asio::ip::tcp::socket::shutdown_both, ec);
-    socket_.cancel(ec);
+    if (fd_ >= 0) ::shutdown(fd_, SHUT_RDWR);
+    if (socket_.is_open()) socket_.cancel(ec);  // the handshake's operations
     if (watch_) watch_->cancel(ec);
+    if (write_watch_) write_watch_->cancel(ec);
     outbox_.clear();
     pending = std::move(pending_);
     pending_.clear();

@@ -6,9 +6,13 @@
 //     handlers of the socket's asynchronous operations run on the strand (one per VM).
 //     The reading state (inbox, event queue, event waiters, flow control, who reads) is
 //     guarded by `mutex_`, the pending table by `pending_mutex_`, the write side by
-//     `out_mutex_`; lock order mutex_, out_mutex_, pending_mutex_. Every call on the socket
-//     object after the handshake (async_wait, cancel, shutdown) is made under mutex_; raw
-//     send/recv/poll/epoll_ctl from other threads use the descriptors.
+//     `out_mutex_`; lock order mutex_, out_mutex_, pending_mutex_. Asio owns the socket only
+//     for the handshake; then the session takes its descriptor (release()), because asio's
+//     reactor watches every socket it owns for input, edge-triggered, and would wake the io
+//     thread for every packet a caller reads. From then on the socket is read and written
+//     with send/recv/poll on the descriptor, and the io thread learns of it only through two
+//     private epoll sets (reading below; room to write while a write waits, one-shot).
+//     Calls on asio objects (waits, cancel) are made under mutex_.
 //     Handlers are never called with a lock held (a handler may call back into the session).
 //   * One reader at a time, and it may be any thread (leader/follower). A caller about to
 //     block for something only the socket brings (read_until: a reply, an event) takes the
@@ -180,7 +184,8 @@ class Session : public std::enable_shared_from_this<Session> {
   void trace(bool from_vm, ByteView bytes, std::string_view note);
   void fire_and_forget(Command command);
 
-  boost::asio::ip::tcp::socket socket_;
+  boost::asio::ip::tcp::socket socket_;  // for the handshake; released to fd_ after it
+  int fd_ = -1;                          // the socket's descriptor, the session's own once released
   boost::asio::strand<boost::asio::any_io_executor> strand_;
   SessionOptions options_;
   SessionStats stats_;
@@ -204,6 +209,8 @@ class Session : public std::enable_shared_from_this<Session> {
   bool io_armed_ = false;  // the strand's wait on watch_ is queued
   int watch_fd_ = -1;      // private epoll set: the socket alone, one-shot (session_read.cpp)
   std::unique_ptr<boost::asio::posix::stream_descriptor> watch_;  // asio's view of watch_fd_
+  // A second private set: the socket with interest in EPOLLOUT while a write waits for room.
+  std::unique_ptr<boost::asio::posix::stream_descriptor> write_watch_;
   std::condition_variable role_cv_;  // callers waiting for the io thread's turn to end
   std::size_t role_waiters_ = 0;
   // Touched only by the thread holding the reading role.

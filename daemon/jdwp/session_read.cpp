@@ -40,7 +40,7 @@ auto read_log() {
 void Session::watch_locked(bool on) {
   epoll_event ev{};
   ev.events = on ? (EPOLLIN | EPOLLRDHUP | EPOLLONESHOT) : EPOLLONESHOT;
-  (void)::epoll_ctl(watch_fd_, EPOLL_CTL_MOD, socket_.native_handle(), &ev);
+  (void)::epoll_ctl(watch_fd_, EPOLL_CTL_MOD, fd_, &ev);
 }
 
 // On the strand: queues the asio wait on the private set unless it is queued already.
@@ -130,7 +130,7 @@ bool Session::read_until(const std::function<bool()>& done, Clock::time_point de
   stats_.caller_turns++;
   std::string why;
   bool lost = false;
-  const int fd = socket_.native_handle();
+  const int fd = fd_;
   // `done` is looked at after the role is taken: a wake_reader() from before is not missed.
   while (!done()) {
     const auto left = deadline - Clock::now();
@@ -179,7 +179,7 @@ void Session::wake_reader() {
 // One non-blocking recv() into the inbox (the caller holds the reading role).
 Session::Got Session::receive(std::string& why) {
   for (;;) {
-    const ssize_t n = ::recv(socket_.native_handle(), chunk_.data(), chunk_.size(), MSG_DONTWAIT);
+    const ssize_t n = ::recv(fd_, chunk_.data(), chunk_.size(), MSG_DONTWAIT);
     if (n > 0) {
       inbox_.insert(inbox_.end(), chunk_.begin(), chunk_.begin() + n);
       return Got::data;

@@ -8,6 +8,10 @@
 #include <future>
 #include <thread>
 
+#include <sys/resource.h>
+
+#include <boost/asio/post.hpp>
+
 #include "fake_vm.hpp"
 #include "jdwp/client.hpp"
 
@@ -220,4 +224,58 @@ TEST_CASE("a caller waiting for the io thread's turn to end gives up at its own 
   CHECK(turn_still_on);  // it returned while the io thread's turn went on
   (void)client->raw_call(Command::VirtualMachine_Dispose, {}, Clock::now() + 50ms);
   vm.join();
+}
+
+namespace {
+// The voluntary context switches of the thread that runs `io`, read on that thread.
+long io_thread_switches(boost::asio::io_context& io) {
+  std::promise<long> switches;
+  boost::asio::post(io, [&switches] {
+    rusage usage{};
+    getrusage(RUSAGE_THREAD, &usage);
+    switches.set_value(usage.ru_nvcsw);
+  });
+  return switches.get_future().get();
+}
+}  // namespace
+
+TEST_CASE("the io thread is not woken by the packets callers read", "[jdwp][session][reader]") {
+  // Asio's reactor watches every socket it owns for input, edge-triggered, whether or not
+  // anything waits on it: the session takes the socket from asio after the handshake, or
+  // the io thread wakes (and finds nothing to do) for every packet a caller reads.
+  constexpr std::uint64_t rounds = 40;
+  std::atomic<const SessionStats*> stats{nullptr};
+  FakeVm vm([&](FakeVm& fake) {
+    for (std::uint64_t i = 1; i <= rounds; ++i) {
+      auto c = fake.read_command();
+      wait_for_reading_caller(stats, i);
+      fake.reply(c.id, encode(OneInt{static_cast<std::int32_t>(i)}, IdSizes{}));
+    }
+  });
+  boost::asio::io_context io;
+  auto work = boost::asio::make_work_guard(io);
+  boost::asio::ip::tcp::socket socket(io);
+  socket.connect({boost::asio::ip::make_address("127.0.0.1"), vm.port()});
+  auto session = Session::create(std::move(socket), {});
+  std::thread io_thread([&io] { io.run(); });
+  std::promise<util::Result<IdSizes>> started;
+  session->start(soon(), [&started](util::Result<IdSizes> sizes) { started.set_value(std::move(sizes)); });
+  REQUIRE(started.get_future().get());
+  stats = &session->stats();
+  const long before = io_thread_switches(io);
+  for (std::uint64_t i = 1; i <= rounds; ++i) {
+    std::atomic<bool> replied{false};
+    session->submit(Command::ArrayReference_Length, encode(ArLength::Request{ObjectId{1}}, IdSizes{}),
+                    [&replied](util::Result<Packet> reply) { replied = reply.has_value(); });
+    REQUIRE(session->read_until([&replied] { return replied.load(); }, soon()));
+    REQUIRE(replied);
+  }
+  const long woken = io_thread_switches(io) - before;
+  vm.join();
+  CHECK(session->stats().caller_reads == rounds);
+  // One wake-up is the post that reads the count; before the change it was one per reply.
+  CHECK(woken < static_cast<long>(rounds) / 4);
+  session->close();
+  work.reset();
+  io_thread.join();
 }
