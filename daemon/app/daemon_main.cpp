@@ -235,7 +235,7 @@ scan::ScanManagerConfig scan_config_for(const Options& options) {
     c.runner_jar = options.runner_jar;
     c.platform_jars = backend::default_platform_jars(options.java_lib);
     c.classpath = request.classpath;
-    c.jvm_args = backend::runner_jvm_args(request.jvm_args);
+    c.jvm_args = backend::runner_jvm_args(request.jvm_args, backend::transparent_huge_pages_offered());
     c.test_dir = request.working_dir;
     c.work_dir = work_dir;
     c.parallelism = request.parallelism > 0 ? request.parallelism : int(std::max(1u, std::thread::hardware_concurrency()));

@@ -94,12 +94,23 @@ bool has_debugger_agent(const std::vector<std::string>& jvm_args) {
   });
 }
 
-std::vector<std::string> runner_jvm_args(const std::vector<std::string>& requested) {
-  for (const auto& a : requested)
-    if (a.find("Tiered") != std::string::npos) return requested;
-  std::vector<std::string> out{"-XX:TieredStopAtLevel=1"};
+std::vector<std::string> runner_jvm_args(const std::vector<std::string>& requested, bool huge_pages) {
+  auto names = [&](std::string_view what) {
+    return std::any_of(requested.begin(), requested.end(), [&](const std::string& a) { return a.find(what) != std::string::npos; });
+  };
+  std::vector<std::string> out;
+  if (!names("Tiered")) out.push_back("-XX:TieredStopAtLevel=1");
+  if (huge_pages && !names("HugePages") && !names("LargePages")) out.push_back("-XX:+UseTransparentHugePages");
   out.insert(out.end(), requested.begin(), requested.end());
   return out;
+}
+
+bool transparent_huge_pages_offered(const fs::path& enabled_file) {
+  std::ifstream in(enabled_file);
+  std::string line;
+  if (!std::getline(in, line)) return false;
+  // "always [madvise] never": the bracketed word is the mode in force.
+  return line.find("[always]") != std::string::npos || line.find("[madvise]") != std::string::npos;
 }
 
 std::vector<std::string> threads_agent_args(const fs::path& agent_jar, const core::ScheduleSpec& spec, const fs::path& decisions_file,

@@ -55,12 +55,19 @@ std::vector<std::string> default_platform_jars(const std::filesystem::path& java
 // Debian's ASM jars under `java_lib` (package libasm-java), for the shuffling JDK's Prepare.
 std::vector<std::string> default_asm_jars(const std::filesystem::path& java_lib);
 
-// The options runner JVMs start with: C1 only (-XX:TieredStopAtLevel=1) and then `requested`
-// (a scan's jvm_args), unless those name a tiered-compilation option of their own. Test JVMs
-// live for seconds: C2 compiles code that the tests are done with by then, and a 2,000-test
-// round took half the CPU without it (docs/benchmarks.md, suite_scan). It changes how fast
-// code runs, not what it does.
-std::vector<std::string> runner_jvm_args(const std::vector<std::string>& requested);
+// The options runner JVMs start with: C1 only (-XX:TieredStopAtLevel=1) unless `requested` (a
+// scan's jvm_args) names a tiered-compilation option of its own; transparent huge pages for
+// the heap (-XX:+UseTransparentHugePages) when `huge_pages` (the kernel offers them) unless
+// `requested` names a huge- or large-page option; then `requested`. Test JVMs live for
+// seconds: C2 compiles code that the tests are done with by then, and a 2,000-test round took
+// half the CPU without it; a fresh JVM's heap is all first touches, and on a virtual machine
+// each 4 KiB page fault is dear (huge pages: a third of the faults, 16 % less CPU for a round;
+// docs/benchmarks.md, suite_scan). Both change how fast code runs, not what it does.
+std::vector<std::string> runner_jvm_args(const std::vector<std::string>& requested, bool huge_pages = false);
+// Whether the kernel's transparent huge pages are on for a process that asks for them
+// ("[always]" or "[madvise]" in `enabled_file`); false when the file is missing.
+bool transparent_huge_pages_offered(
+    const std::filesystem::path& enabled_file = "/sys/kernel/mm/transparent_hugepage/enabled");
 
 // Whether JVM options load the JDWP debugger agent (-agentlib:jdwp, -Xrunjdwp, -Xdebug): such
 // scans get no prestarted runner JVMs (each would carry the agent).
