@@ -118,7 +118,8 @@ util::Result<Reproduced> reproduce(const Suspect& s, bool passes_alone, Lane& la
 // outcomes an observation.
 struct TwiceAlone {
   bool hit = false;
-  std::vector<std::int64_t> answered;  // run ids
+  std::vector<std::int64_t> answered;          // run ids
+  std::vector<std::int64_t> passed_then_failed, passed_twice;  // run ids
 };
 TwiceAlone twice_alone(const std::vector<core::RecordedRun>& runs) {
   TwiceAlone out;
@@ -126,8 +127,17 @@ TwiceAlone twice_alone(const std::vector<core::RecordedRun>& runs) {
     const auto first = run.report.outcome_at(0), second = run.report.outcome_at(1);
     if (run.spec.tests.size() < 2 || !core::is_observation(first) || !core::is_observation(second)) continue;
     out.answered.push_back(run.id);
-    out.hit |= first == core::Outcome::pass && core::is_failure(second);
+    if (first != core::Outcome::pass) continue;
+    if (core::is_failure(second)) out.passed_then_failed.push_back(run.id);
+    if (second == core::Outcome::pass) out.passed_twice.push_back(run.id);
   }
+  out.hit = !out.passed_then_failed.empty();
+  return out;
+}
+
+std::string run_list(const std::vector<std::int64_t>& ids) {
+  std::string out;
+  for (auto id : ids) out += (out.empty() ? "" : ", ") + std::to_string(id);
   return out;
 }
 
@@ -198,8 +208,19 @@ util::Result<core::Verdict> isolate(const Suspect& s, const core::TechniqueInput
     passes_alone = a.runs.passed > 0, fails_alone = a.runs.failed > 0;
     merged = core::merge_verdicts(merged, a);
   }
-  // 2. The order it failed (passed) in, then `order` on the runs that found it.
-  if (passes_alone != fails_alone) {
+  // 2. The order it failed (passed) in, then `order` on the runs that found it. Not for a
+  // suspect that passed alone but, run twice in a row in a fresh JVM, failed after its own
+  // first execution in one run and passed after it in another: one order, both outcomes, so
+  // no order decides its outcome (a victim fails after its polluters every time), and no
+  // order is searched for it.
+  const TwiceAlone twice = twice_alone(alone_runs);
+  const bool same_order_both = !twice.passed_then_failed.empty() && !twice.passed_twice.empty();
+  if (passes_alone && !fails_alone && same_order_both) {
+    merged.evidence.details["order"] =
+        "not searched: it passed every run alone, but run twice in a row in a fresh JVM it failed the second time "
+        "in run " + run_list(twice.passed_then_failed) + " and passed it in run " + run_list(twice.passed_twice) +
+        ": the same order gave both outcomes, so its outcome is not decided by the tests before it";
+  } else if (passes_alone != fails_alone) {
     auto reproduced = reproduce(s, passes_alone, lane, known, merged);
     if (!reproduced) return std::unexpected(reproduced.error());
     if (reproduced->run) {
@@ -224,12 +245,9 @@ util::Result<core::Verdict> isolate(const Suspect& s, const core::TechniqueInput
   }
   // 3. NIO: a run alone that passed then failed goes to technique nio with the others, as its
   // first pass and confirmations; without one, the runs alone answered it (no).
-  const TwiceAlone twice = twice_alone(alone_runs);
   if (!twice.hit && !twice.answered.empty()) {
-    std::string runs;
-    for (auto id : twice.answered) runs += (runs.empty() ? "" : ", ") + std::to_string(id);
     merged.evidence.details["nio"] = "not NIO: in none of its runs alone, each running it twice in a row in a fresh JVM, "
-                                     "did it pass and then fail (runs " + runs + ")";
+                                     "did it pass and then fail (runs " + run_list(twice.answered) + ")";
     return merged;
   }
   auto nio = order::detect_nio(sub, lane, order::NioMode::isolated_method, alone_runs);

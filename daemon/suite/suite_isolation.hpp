@@ -15,7 +15,9 @@
 //      that gives that outcome again goes to technique `order`, together with the runs alone
 //      and the run that reproduced it (OrderOptions::observed), so that
 //      `order` confirms, classifies, minimises and looks for a cleaner without running its
-//      detection orders again;
+//      detection orders again. Skipped for a suspect that passed alone but whose second
+//      execution in its fresh JVMs failed once and passed once: one order (itself, then
+//      itself) gave both outcomes, so no order decides its outcome (details.order says so);
 //   3. the NIO check (technique nio, isolated-method) on the runs alone: when one passed then
 //      failed, nio takes them as its first pass and confirmations (no run of its own); when
 //      none did, they answered it (no): a NIO test fails the second time in a fresh JVM.

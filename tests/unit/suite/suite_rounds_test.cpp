@@ -312,3 +312,41 @@ TEST_CASE("suite: a test that differed only in another suspect's isolation is is
   CHECK(alone == 3);
   CHECK(v["p.K#k"].verdict == VerdictKind::not_flaky);
 }
+
+TEST_CASE("suite: a suspect whose second execution alone failed once and passed once gets no order searched",
+          "[suite][rounds]") {
+  // Executions counted across runs: the 7 of the 6 rounds (round 3 runs each test twice), then
+  // its three runs alone, each running it twice: pass, pass; pass, fail; pass, pass.
+  using core::Outcome;
+  FakeSuite s;
+  s.timed["p.T#random"] = {Outcome::fail, Outcome::pass, Outcome::pass, Outcome::pass, Outcome::pass, Outcome::pass,
+                           Outcome::pass, Outcome::pass, Outcome::pass, Outcome::pass, Outcome::fail, Outcome::pass,
+                           Outcome::pass};
+  FakeRunLog log(s);
+  log.set_parallelism(1);  // one count of executions, in the order the runs are made
+  std::vector<std::string> t{"p.A#a", "p.T#random", "p.B#b"};
+  for (int i = 0; i < 12; ++i) t.push_back("p.G" + std::to_string(i % 4) + "#g" + std::to_string(i));
+  core::TechniqueInput in{.tests = t, .seed = 9};
+  in.budget.runs_per_test = 6;
+  auto verdicts = suite::run_suite(in, log);
+  REQUIRE(verdicts);
+  auto v = by_test(*verdicts);
+
+  const auto& random = v["p.T#random"];
+  INFO(random.evidence.reason);
+  CHECK(random.verdict == VerdictKind::flaky);
+  CHECK_FALSE(has_category(random, Category::order_dependent));
+  CHECK_FALSE(has_category(random, Category::nio));
+  REQUIRE(random.evidence.details.count("order") == 1);
+  CHECK(random.evidence.details.at("order").starts_with("not searched: it passed every run alone"));
+  // Its three runs alone and nothing else: no order it failed in was run again, no NIO run.
+  int alone = 0;
+  for (const auto& run : log.made()) {
+    if (run.spec.purpose.starts_with("suite round")) continue;
+    INFO(run.spec.purpose);
+    CHECK(run.spec.technique == "rerun");
+    CHECK(run.spec.tests == std::vector<std::string>{"p.T#random", "p.T#random"});
+    ++alone;
+  }
+  CHECK(alone == 3);
+}
