@@ -3,6 +3,7 @@
 // and stable tests cost nothing beyond the rounds.
 #include <catch2/catch.hpp>
 
+#include <cstdint>
 #include <map>
 
 #include "support/order/fake_suite.hpp"
@@ -36,6 +37,22 @@ std::map<std::string, core::Verdict> by_test(const std::vector<core::Verdict>& v
   std::map<std::string, core::Verdict> out;
   for (const auto& v : verdicts) out[v.test] = core::honest_verdict(v);
   return out;
+}
+
+// The suite's verdicts over `log` for `tests`, by test.
+std::map<std::string, core::Verdict> scan(FakeRunLog& log, std::vector<std::string> tests, std::uint64_t seed,
+                                          int runs_per_test) {
+  core::TechniqueInput in{.tests = std::move(tests), .seed = seed};
+  in.budget.runs_per_test = runs_per_test;
+  auto verdicts = suite::run_suite(in, log);
+  REQUIRE(verdicts);
+  return by_test(*verdicts);
+}
+
+// `named`, then `count` stable tests spread over `classes` classes p.G0 ... (p.G<i % classes>#g<i>).
+std::vector<std::string> with_stable(std::vector<std::string> named, int count, int classes) {
+  for (int i = 0; i < count; ++i) named.push_back("p.G" + std::to_string(i % classes) + "#g" + std::to_string(i));
+  return named;
 }
 
 bool has_category(const core::Verdict& v, Category c) {
@@ -158,13 +175,7 @@ TEST_CASE("suite: the rounds narrow a victim's order before delta debugging, and
   s.victims["p.A#victim"] = {{"p.C#polluter"}, {}, false};
   s.victims["p.A#either"] = {{"p.D#first", "p.G3#g3"}, {}, false};  // each polluter suffices
   FakeRunLog log(s);
-  std::vector<std::string> t{"p.A#victim", "p.A#either", "p.C#polluter", "p.D#first"};
-  for (int i = 0; i < 60; ++i) t.push_back("p.G" + std::to_string(i % 12) + "#g" + std::to_string(i));
-  core::TechniqueInput in{.tests = t, .seed = 3};
-  in.budget.runs_per_test = 20;
-  auto verdicts = suite::run_suite(in, log);
-  REQUIRE(verdicts);
-  auto v = by_test(*verdicts);
+  auto v = scan(log, with_stable({"p.A#victim", "p.A#either", "p.C#polluter", "p.D#first"}, 60, 12), 3, 20);
 
   const auto& victim = v["p.A#victim"];
   INFO(victim.evidence.reason);
@@ -324,13 +335,7 @@ TEST_CASE("suite: a suspect whose second execution alone failed once and passed 
                            Outcome::pass};
   FakeRunLog log(s);
   log.set_parallelism(1);  // one count of executions, in the order the runs are made
-  std::vector<std::string> t{"p.A#a", "p.T#random", "p.B#b"};
-  for (int i = 0; i < 12; ++i) t.push_back("p.G" + std::to_string(i % 4) + "#g" + std::to_string(i));
-  core::TechniqueInput in{.tests = t, .seed = 9};
-  in.budget.runs_per_test = 6;
-  auto verdicts = suite::run_suite(in, log);
-  REQUIRE(verdicts);
-  auto v = by_test(*verdicts);
+  auto v = scan(log, with_stable({"p.A#a", "p.T#random", "p.B#b"}, 12, 4), 9, 6);
 
   const auto& random = v["p.T#random"];
   INFO(random.evidence.reason);
