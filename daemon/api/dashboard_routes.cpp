@@ -40,9 +40,9 @@ Response error_page(const util::Error& e) {
 bool finished(const std::string& state) { return state != "queued" && state != "running"; }
 
 util::Result<report::Report> report_of(scan::ScanManager& scans, const std::string& id) {
-  auto file = scans.verdict_file(id);
+  auto file = scans.verdict_file_text(id);
   if (!file) return std::unexpected(file.error());
-  auto parsed = report::parse_verdict_file(file->dump());
+  auto parsed = report::parse_verdict_file(*file);
   if (!parsed) return std::unexpected(parsed.error());
   report::SourceLocator no_sources({});
   return report::locate_all(*parsed, no_sources, {}, FLAKESCAN_VERSION);

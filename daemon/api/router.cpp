@@ -170,8 +170,8 @@ Response route_scan(scan::ScanManager& scans, const Call& call, const std::vecto
   const std::string& below = parts.size() == 4 ? parts[3] : std::string();
   if (below == "verdicts") {
     if (req.method != "GET") return call.method_not_allowed();
-    auto file = scans.verdict_file(id);
-    return file ? json_response(200, *file) : call.fail(file.error());
+    auto file = scans.verdict_file_text(id);
+    return file ? Response{.status = 200, .body = std::move(*file)} : call.fail(file.error());
   }
   if (below == "events") {
     if (req.method != "GET") return call.method_not_allowed();

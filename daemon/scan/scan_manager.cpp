@@ -226,16 +226,33 @@ util::Result<std::vector<store::ScanRecord>> ScanManager::list(int limit) {
   return records;
 }
 
-util::Result<nlohmann::json> ScanManager::verdict_file(const std::string& id) {
+util::Result<std::string> ScanManager::verdict_file_text(const std::string& id) {
   auto record = get(id);
   if (!record) return std::unexpected(record.error());
   if (!finished_state(record->state))
     return util::fail(Errc::conflict, "scan '" + id + "' is still " + record->state + "; verdicts come when it finishes");
   auto rows = store_.verdicts(id);
   if (!rows) return std::unexpected(rows.error());
-  json verdicts = json::array();
-  for (const auto& row : *rows) verdicts.push_back(json::parse(row.body));
-  return json{{"schema_version", 1}, {"scan", verdict_file_scan_json(*record)}, {"verdicts", verdicts}};
+  // Each stored body is the JSON of one verdict already: parsing and dumping them again cost
+  // about 0.5 s of CPU for a 2,000-test scan, after its last run. Keys in the order a json
+  // object dumps them.
+  std::size_t size = 64;
+  for (const auto& row : *rows) size += row.body.size() + 1;
+  std::string out;
+  out.reserve(size + 512);
+  out += R"({"scan":)" + verdict_file_scan_json(*record).dump() + R"(,"schema_version":1,"verdicts":[)";
+  for (std::size_t i = 0; i < rows->size(); ++i) {
+    if (i > 0) out += ',';
+    out += (*rows)[i].body;
+  }
+  out += "]}";
+  return out;
+}
+
+util::Result<nlohmann::json> ScanManager::verdict_file(const std::string& id) {
+  auto text = verdict_file_text(id);
+  if (!text) return std::unexpected(text.error());
+  return json::parse(*text);
 }
 
 util::Result<store::ScanRecord> ScanManager::cancel(const std::string& id) {

@@ -66,7 +66,10 @@ class ScanManager {
   util::Result<store::ScanRecord> submit(const ScanRequest& request);
   util::Result<store::ScanRecord> get(const std::string& id);
   util::Result<std::vector<store::ScanRecord>> list(int limit);
-  // The verdict file of a scan (schema/verdicts.schema.json); conflict while it runs.
+  // The verdict file of a scan (schema/verdicts.schema.json); conflict while it runs. As text,
+  // the stored verdicts spliced in as they are (GET /v1/scans/ID/verdicts serves it so);
+  // as JSON, that text parsed.
+  util::Result<std::string> verdict_file_text(const std::string& id);
   util::Result<nlohmann::json> verdict_file(const std::string& id);
   util::Result<store::ScanRecord> cancel(const std::string& id);
   // True while a scan is queued or running.

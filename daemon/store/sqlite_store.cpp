@@ -38,6 +38,14 @@ class Statement {
   Statement& bind_null() { sqlite3_bind_null(stmt_, ++n_); return *this; }
 
   int step() { return sqlite3_step(stmt_); }
+  // Ready for the next row's values: a statement prepared once serves every row of a loop
+  // (preparing it anew for each of a round's 2,000 results was a third of the commit's CPU).
+  Statement& reset() {
+    sqlite3_reset(stmt_);
+    sqlite3_clear_bindings(stmt_);
+    n_ = 0;
+    return *this;
+  }
   std::string text(int col) const {
     auto p = sqlite3_column_text(stmt_, col);
     return p ? std::string(reinterpret_cast<const char*>(p), sqlite3_column_bytes(stmt_, col)) : std::string{};
@@ -265,12 +273,12 @@ util::Result<std::int64_t> SqliteStore::record_run(const std::string& scan_id, c
       .bind(schedule_column(spec.schedule));
   if (run.step() != SQLITE_DONE) return rollback(sql_error(db_, "recording run"));
   std::int64_t run_id = sqlite3_last_insert_rowid(db_);
+  Statement res(db_,
+                "INSERT INTO results(run_id, position, test, outcome, message, exception, signature, stack, duration_ms, "
+                "shuffled, threads) VALUES (?,?,?,?,?,?,?,?,?,?,?)");
   for (size_t i = 0; i < report.results.size(); ++i) {
     const auto& r = report.results[i];
-    Statement res(db_,
-                  "INSERT INTO results(run_id, position, test, outcome, message, exception, signature, stack, duration_ms, "
-                  "shuffled, threads) VALUES (?,?,?,?,?,?,?,?,?,?,?)");
-    res.bind(run_id).bind(int(i)).bind(r.test).bind(std::string(core::outcome_name(r.outcome))).bind(r.message)
+    res.reset().bind(run_id).bind(int(i)).bind(r.test).bind(std::string(core::outcome_name(r.outcome))).bind(r.message)
         .bind(r.exception_type).bind(r.signature).bind(r.stack).bind(r.duration_ms).bind(shuffled_sites_text(r.shuffled))
         .bind(threads_column(r.threads));
     if (res.step() != SQLITE_DONE) return rollback(sql_error(db_, "recording result"));
@@ -320,9 +328,9 @@ util::Result<std::vector<core::RecordedRun>> SqliteStore::runs_of_scan(const std
 util::Result<bool> SqliteStore::save_verdicts(const std::string& scan_id, const std::vector<VerdictRow>& verdicts) {
   std::lock_guard lock(mutex_);
   if (auto r = exec("BEGIN IMMEDIATE"); !r) return r;
+  Statement s(db_, "INSERT OR REPLACE INTO verdicts(scan_id, test, verdict, category, body) VALUES (?,?,?,?,?)");
   for (const auto& v : verdicts) {
-    Statement s(db_, "INSERT OR REPLACE INTO verdicts(scan_id, test, verdict, category, body) VALUES (?,?,?,?,?)");
-    s.bind(scan_id).bind(v.test).bind(v.verdict);
+    s.reset().bind(scan_id).bind(v.test).bind(v.verdict);
     if (v.category.empty()) s.bind_null();
     else s.bind(v.category);
     s.bind(v.body);
@@ -377,11 +385,11 @@ util::Result<CiImportRecord> SqliteStore::import_ci_results(const CiImportRecord
       .bind(out.flaky_by_rerun);
   if (ins.step() != SQLITE_DONE) return rollback(sql_error(db_, "recording an import"));
   out.id = sqlite3_last_insert_rowid(db_);
+  Statement res(db_,
+                "INSERT INTO ci_results(import_id, test, outcome, duration_ms, message, failed_attempts) "
+                "VALUES (?,?,?,?,?,?)");
   for (const auto& r : results) {
-    Statement res(db_,
-                  "INSERT INTO ci_results(import_id, test, outcome, duration_ms, message, failed_attempts) "
-                  "VALUES (?,?,?,?,?,?)");
-    res.bind(out.id).bind(r.test).bind(r.outcome).bind(r.duration_ms).bind(r.message).bind(r.failed_attempts);
+    res.reset().bind(out.id).bind(r.test).bind(r.outcome).bind(r.duration_ms).bind(r.message).bind(r.failed_attempts);
     if (res.step() != SQLITE_DONE) return rollback(sql_error(db_, "recording an imported result of " + r.test));
   }
   if (auto r = exec("COMMIT"); !r) return rollback(r.error());

@@ -68,6 +68,8 @@ TEST_CASE("a scan runs, records every run and produces a verdict file", "[scan][
 
   auto file = f.manager->verdict_file(submitted->id);
   REQUIRE(file);
+  // The served text splices the stored verdicts in: byte for byte what dumping the file gives.
+  CHECK(f.manager->verdict_file_text(submitted->id).value() == file->dump());
   std::map<std::string, json> by_test;
   for (const auto& v : (*file)["verdicts"]) by_test[v["test"]] = v;
   REQUIRE(by_test.size() == 4);
