@@ -55,14 +55,17 @@ std::vector<std::string> default_platform_jars(const std::filesystem::path& java
 // Debian's ASM jars under `java_lib` (package libasm-java), for the shuffling JDK's Prepare.
 std::vector<std::string> default_asm_jars(const std::filesystem::path& java_lib);
 
-// The options runner JVMs start with: C1 only (-XX:TieredStopAtLevel=1) unless `requested` (a
-// scan's jvm_args) names a tiered-compilation option of its own; transparent huge pages for
-// the heap (-XX:+UseTransparentHugePages) when `huge_pages` (the kernel offers them) unless
-// `requested` names a huge- or large-page option; then `requested`. Test JVMs live for
-// seconds: C2 compiles code that the tests are done with by then, and a 2,000-test round took
-// half the CPU without it; a fresh JVM's heap is all first touches, and on a virtual machine
-// each 4 KiB page fault is dear (huge pages: a third of the faults, 16 % less CPU for a round;
-// docs/benchmarks.md, suite_scan). Both change how fast code runs, not what it does.
+// The options runner JVMs start with: C1 only (-XX:TieredStopAtLevel=1), inlining methods of
+// at most 15 bytes of bytecode (3 for trivial ones) instead of C1's 35 and 6, unless
+// `requested` (a scan's jvm_args) names a tiered-compilation or inlining option of its own;
+// transparent huge pages for the heap (-XX:+UseTransparentHugePages) when `huge_pages` (the
+// kernel offers them) unless `requested` names a huge- or large-page option; then `requested`.
+// Test JVMs live for seconds: C2 compiles code that the tests are done with by then, and a
+// 2,000-test round took half the CPU without it; C1's compiler thread was still a quarter of
+// a suite scan's CPU, and smaller inlining cut a round's CPU by 5 to 14 % with no longer wall
+// time; a fresh JVM's heap is all first touches, and on a virtual machine each 4 KiB page
+// fault is dear (huge pages: a third of the faults, 16 % less CPU for a round;
+// docs/benchmarks.md, suite_scan). All of them change how fast code runs, not what it does.
 std::vector<std::string> runner_jvm_args(const std::vector<std::string>& requested, bool huge_pages = false);
 // Whether the kernel's transparent huge pages are on for a process that asks for them
 // ("[always]" or "[madvise]" in `enabled_file`); false when the file is missing.
