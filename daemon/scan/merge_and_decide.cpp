@@ -50,10 +50,10 @@ std::vector<store::VerdictRow> publish_verdicts(const std::vector<core::Verdict>
   };
   std::vector<store::VerdictRow> rows;
   for (const auto& v : verdicts) {
-    nlohmann::json body = verdict_to_json(v, lookup, scan_runs);
+    std::string body = verdict_to_json(v, lookup, scan_runs).dump();
+    events.append("verdict", body);
     rows.push_back({v.test, std::string(core::verdict_name(v.verdict)), std::string(core::category_name(v.category)),
-                    body.dump()});
-    events.append("verdict", body.dump());
+                    std::move(body)});
   }
   return rows;
 }

@@ -35,7 +35,8 @@ import org.junit.platform.launcher.core.LauncherFactory;
  * checked; a class whose engine did not keep it is never grouped again. An entry listed in
  * classRunStarts (a line "|" before it in the tests file) never joins the group before it: its
  * class runs again from the start, @BeforeClass/@BeforeAll included, in this JVM. A run whose
- * ids are all plain JUnit 4 methods never starts the Platform at all (DirectJUnit4).
+ * ids are all plain JUnit 4 methods never starts the Platform at all (DirectJUnit4); in any
+ * other run, the plain JUnit 4 methods DirectJUnit4 recognises are not discovered by it either.
  */
 final class OrderedRunner {
     private final ResultSink sink;
@@ -43,6 +44,8 @@ final class OrderedRunner {
     private Launcher launcher;
     /** The run's ids all go to JUnit 4 directly (DirectJUnit4): no Platform discovery. */
     private boolean direct;
+    /** In a run that needs the Platform: the ids that go to JUnit 4 directly all the same. */
+    private java.util.Set<String> directIds = java.util.Set.of();
     /** class name -> (test id -> unique ids), in discovery order. */
     private final Map<String, Map<String, List<String>>> classes = new HashMap<>();
     private final Map<String, String> classProblems = new HashMap<>();
@@ -94,7 +97,13 @@ final class OrderedRunner {
         // In the run's log, so that a user (and a test) can tell which way the run went; in the
         // results, so that the daemon has its next waiting JVMs warm what this run needed.
         if (direct) System.err.println("flakescan runner: plain JUnit 4 methods, run by JUnit 4 without the Platform");
-        else prefetch(ids);
+        else {
+            directIds = DirectJUnit4.runnableOf(ids);
+            if (!directIds.isEmpty())
+                System.err.println(new StringBuilder("flakescan runner: ").append(directIds.size())
+                        .append(" plain JUnit 4 methods run by JUnit 4 without Platform discovery, the others through the Platform"));
+            prefetch(ids);
+        }
         sink.write(new JsonLine().put("event", "direct").put("junit4", direct));
         ShuffleControl.startIfRequested();
         ThreadsControl.prepareIfRequested();
@@ -159,7 +168,7 @@ final class OrderedRunner {
 
     /** A method of a JUnit 4 class that JUnit 4's default runner runs (JUnit4Group): any order, repeats included. */
     private boolean plainJUnit4(String id) {
-        if (direct) return true;
+        if (direct || directIds.contains(id)) return true;
         if (!id.contains("#")) return false;
         List<String> uniqueIds = uniqueIdsOf(id);
         return uniqueIds.size() == 1 && uniqueIds.get(0).startsWith("[engine:junit-vintage]")
@@ -251,7 +260,7 @@ final class OrderedRunner {
         java.util.Set<String> todo = new java.util.LinkedHashSet<>();
         for (String id : ids) {
             String cls = classOf(id);
-            if (cls.contains("$") || classes.containsKey(cls) || classProblems.containsKey(cls)) continue;
+            if (directIds.contains(id) || cls.contains("$") || classes.containsKey(cls) || classProblems.containsKey(cls)) continue;
             try {
                 Class.forName(cls, false, Thread.currentThread().getContextClassLoader());
                 todo.add(cls);
