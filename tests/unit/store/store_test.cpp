@@ -86,6 +86,36 @@ TEST_CASE("runs round-trip with their results in order", "[store]") {
   CHECK(s->run(*id + 100).error().code == util::Errc::not_found);
 }
 
+TEST_CASE("a run of more results than one statement writes keeps them all, in order", "[store]") {
+  auto engine = GENERATE(store_test::store_engines());
+  CAPTURE(engine);
+  auto s = store::Store::open(store_test::fresh_location(engine, "many_results")).value();
+  REQUIRE(s->create_scan(scan_record("s1")));
+  // 1,234: two full batches of the PostgreSQL store and a part of one.
+  core::RunSpec spec{.technique = "suite", .purpose = "suite round 1 (original)"};
+  core::RunReport report;
+  for (int i = 0; i < 1234; ++i) {
+    spec.tests.push_back("p.C" + std::to_string(i / 10) + "#t" + std::to_string(i % 10));
+    core::TestResult r;
+    r.test = spec.tests.back();
+    r.outcome = i % 7 == 3 ? core::Outcome::fail : core::Outcome::pass;
+    if (r.outcome == core::Outcome::fail) r.message = "failure " + std::to_string(i);
+    r.duration_ms = i / 4.0;
+    report.results.push_back(r);
+  }
+  auto id = s->record_run("s1", spec, report);
+  REQUIRE(id);
+  auto run = s->run(*id).value();
+  REQUIRE(run.report.results.size() == 1234);
+  for (std::size_t i = 0; i < 1234; ++i) {
+    INFO(i);
+    CHECK(run.report.results[i].test == spec.tests[i]);
+    CHECK(run.report.results[i].outcome == report.results[i].outcome);
+    CHECK(run.report.results[i].message == report.results[i].message);
+    CHECK(run.report.results[i].duration_ms == Approx(report.results[i].duration_ms));
+  }
+}
+
 TEST_CASE("a shuffled run keeps its shuffle, and its results the sites they permuted", "[store][shuffle]") {
   auto engine = GENERATE(store_test::store_engines());
   CAPTURE(engine);
