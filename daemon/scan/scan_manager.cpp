@@ -236,10 +236,10 @@ util::Result<std::string> ScanManager::verdict_file_text(const std::string& id) 
   // Each stored body is the JSON of one verdict already: parsing and dumping them again cost
   // about 0.5 s of CPU for a 2,000-test scan, after its last run. Keys in the order a json
   // object dumps them.
-  std::size_t size = 64;
+  std::size_t size = 512;  // the scan object and the brackets
   for (const auto& row : *rows) size += row.body.size() + 1;
   std::string out;
-  out.reserve(size + 512);
+  out.reserve(size);
   out += R"({"scan":)" + verdict_file_scan_json(*record).dump() + R"(,"schema_version":1,"verdicts":[)";
   for (std::size_t i = 0; i < rows->size(); ++i) {
     if (i > 0) out += ',';

@@ -99,9 +99,10 @@ std::vector<std::string> runner_jvm_args(const std::vector<std::string>& request
     return std::any_of(requested.begin(), requested.end(), [&](const std::string& a) { return a.find(what) != std::string::npos; });
   };
   std::vector<std::string> out;
-  if (!names("Tiered")) out.push_back("-XX:TieredStopAtLevel=1");
-  if (!names("Tiered") && !names("Inline") && !names("C1Max"))
-    out.insert(out.end(), {"-XX:C1MaxInlineSize=15", "-XX:C1MaxTrivialSize=3"});
+  if (!names("Tiered")) {
+    out.push_back("-XX:TieredStopAtLevel=1");
+    if (!names("Inline") && !names("C1Max")) out.insert(out.end(), {"-XX:C1MaxInlineSize=15", "-XX:C1MaxTrivialSize=3"});
+  }
   if (huge_pages && !names("HugePages") && !names("LargePages")) out.push_back("-XX:+UseTransparentHugePages");
   out.insert(out.end(), requested.begin(), requested.end());
   return out;

@@ -42,9 +42,10 @@ final class OrderedRunner {
     private final ResultSink sink;
     /** Made at first use: a run that DirectJUnit4 takes never builds one. */
     private Launcher launcher;
-    /** The run's ids all go to JUnit 4 directly (DirectJUnit4): no Platform discovery. */
-    private boolean direct;
-    /** In a run that needs the Platform: the ids that go to JUnit 4 directly all the same. */
+    /**
+     * The ids that go to JUnit 4 directly (DirectJUnit4), without Platform discovery; all of
+     * them in a run that never starts the Platform.
+     */
     private java.util.Set<String> directIds = java.util.Set.of();
     /** class name -> (test id -> unique ids), in discovery order. */
     private final Map<String, Map<String, List<String>>> classes = new HashMap<>();
@@ -93,12 +94,12 @@ final class OrderedRunner {
     }
 
     void run(List<String> ids) {
-        direct = DirectJUnit4.all(ids);
+        directIds = DirectJUnit4.runnableOf(ids);
+        final boolean direct = !ids.isEmpty() && directIds.containsAll(ids);
         // In the run's log, so that a user (and a test) can tell which way the run went; in the
         // results, so that the daemon has its next waiting JVMs warm what this run needed.
         if (direct) System.err.println("flakescan runner: plain JUnit 4 methods, run by JUnit 4 without the Platform");
         else {
-            directIds = DirectJUnit4.runnableOf(ids);
             if (!directIds.isEmpty())
                 System.err.println(new StringBuilder("flakescan runner: ").append(directIds.size())
                         .append(" plain JUnit 4 methods run by JUnit 4 without Platform discovery, the others through the Platform"));
@@ -168,7 +169,7 @@ final class OrderedRunner {
 
     /** A method of a JUnit 4 class that JUnit 4's default runner runs (JUnit4Group): any order, repeats included. */
     private boolean plainJUnit4(String id) {
-        if (direct || directIds.contains(id)) return true;
+        if (directIds.contains(id)) return true;
         if (!id.contains("#")) return false;
         List<String> uniqueIds = uniqueIdsOf(id);
         return uniqueIds.size() == 1 && uniqueIds.get(0).startsWith("[engine:junit-vintage]")
