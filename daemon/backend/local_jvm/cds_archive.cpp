@@ -56,9 +56,12 @@ CdsArchive::Use CdsArchive::for_run() {
 
 std::optional<CdsArchive::Use> CdsArchive::if_ready() {
   if (dir_.empty()) return Use{};
+  // The archive is published whole, by rename (ours or another daemon's sharing the folder):
+  // once its name is there it is usable, even while for_run() still holds the lock.
+  std::error_code ec;
+  if (fs::is_regular_file(archive_, ec)) return Use{.jvm_args = {"-XX:SharedArchiveFile=" + archive_.string()}};
   std::unique_lock lock(mutex_, std::try_to_lock);
   if (!lock.owns_lock()) return std::nullopt;  // for_run() holds it while the warm-up JVM runs
-  std::error_code ec;
   if (fs::is_regular_file(archive_, ec)) return Use{.jvm_args = {"-XX:SharedArchiveFile=" + archive_.string()}};
   if (failed_ >= 2 || !make_) return Use{};
   return std::nullopt;

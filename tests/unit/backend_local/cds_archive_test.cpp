@@ -173,3 +173,27 @@ TEST_CASE("cds: if_ready never waits: nothing while the archive is made, its opt
   CHECK(none->jvm_args.empty());
   CHECK(CdsArchive({}, "java", {}, {"a.jar"}, failing.maker()).if_ready().has_value());  // disabled
 }
+
+TEST_CASE("cds: if_ready gives an archive as soon as it is published, while the warm-up's caller still holds on", "[cds]") {
+  // Another daemon sharing the folder publishes the archive while ours is still being made (the
+  // same window as our own rename before for_run() lets go): runs need not wait for ours.
+  auto dir = fresh("ready-published");
+  std::promise<void> release;
+  auto released = release.get_future().share();
+  std::atomic<bool> making{false};
+  CdsArchive cds(dir, "java", {}, {"a.jar"}, [&](const fs::path& dump_to) {
+    making = true;
+    released.wait();
+    std::ofstream(dump_to) << "archive bytes";
+    return true;
+  });
+  cds.start_making();
+  while (!making) std::this_thread::yield();
+  CHECK_FALSE(cds.if_ready());
+  std::ofstream(cds.path()) << "the other daemon's archive";
+  auto use = cds.if_ready();
+  release.set_value();
+  cds.finish_making();
+  REQUIRE(use);
+  CHECK(use->jvm_args == std::vector<std::string>{"-XX:SharedArchiveFile=" + cds.path().string()});
+}
