@@ -61,6 +61,7 @@ void SpareJvms::ask_for(const std::string& key, Start start, std::vector<SpareJv
     failed_in_a_row_ = 0;
   }
   start_ = std::move(start);
+  ++asks_;
 }
 
 void SpareJvms::prime(const std::string& key, Start start) {
@@ -87,6 +88,7 @@ void SpareJvms::keep() {
     if (stopped_) return;
     Start start = start_;
     const std::string key = key_;
+    const std::uint64_t ask = asks_;
     lock.unlock();
     auto spare = start();  // spawns the JVM (and may first make the class data archive)
     lock.lock();
@@ -99,8 +101,9 @@ void SpareJvms::keep() {
     failed_in_a_row_ = 0;
     if (stopped_ || key != key_ || spare->key != key) {
       // The launch changed while it started (a new key, or the archive appeared): it fits no
-      // run; no more are started until a run asks with the key it needs now.
-      if (!stopped_ && key == key_) start_ = nullptr;
+      // run; no more are started until a run asks with the key it needs now (a run that asked
+      // while it started has done so already).
+      if (!stopped_ && key == key_ && ask == asks_) start_ = nullptr;
       lock.unlock();
       { SpareJvm unused = std::move(*spare); }  // killed and reaped as it goes
       lock.lock();

@@ -21,6 +21,7 @@
 //   pool starts no more until a run asks with another key.
 // Thread-safe.
 #include <condition_variable>
+#include <cstdint>
 #include <deque>
 #include <filesystem>
 #include <functional>
@@ -77,6 +78,7 @@ class SpareJvms {
   std::deque<SpareJvm> spares_;
   std::string key_;
   Start start_;
+  std::uint64_t asks_ = 0;  // calls of ask_for(): a stale spare clears only the ask it was started for
   int failed_in_a_row_ = 0;
   bool stopped_ = false;
   std::thread keeper_;  // last: started once everything above exists

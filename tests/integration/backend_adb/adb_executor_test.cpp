@@ -12,6 +12,7 @@
 #include "support/fake_adb/apk_builder.hpp"
 #include "support/fake_adb/fake_adb_server.hpp"
 #include "support/fake_adb/transcript.hpp"
+#include "support/polling.hpp"
 
 using namespace flakescan;
 using backend::adb::AdbBackendConfig;
@@ -54,6 +55,16 @@ struct Bench {
     return n;
   }
 };
+
+// Until the executor's registry lists `serial` as a device it can use (a device added to the
+// fake server reaches it through track-devices and a devices-l round trip).
+bool sees_device(backend::adb::AdbExecutor& exec, const std::string& serial) {
+  return testing_support::eventually([&] {
+    for (const auto& d : exec.registry().snapshot())
+      if (d.serial == serial && d.state == "device") return true;
+    return false;
+  });
+}
 
 core::RunSpec spec(std::vector<std::string> tests, int timeout_ms = 20000) {
   core::RunSpec s;
@@ -223,7 +234,7 @@ TEST_CASE("an unauthorized device is shown but never used", "[adb][executor]") {
   CHECK(b.fake.commands("R58M12345").empty());
 
   b.fake.add_device({"emulator-5554"});
-  b.config.device_wait = milliseconds(3000);
+  REQUIRE(sees_device(*exec, "emulator-5554"));
   auto r2 = exec->run(spec({"demo.AsyncTest#first"}), cancel);
   REQUIRE(r2);
   CHECK(r2->results[0].outcome == Outcome::pass);
@@ -248,6 +259,7 @@ TEST_CASE("install failure: the device is skipped; on every device it is an erro
   CHECK(b.instrument_count("emulator-5554") == 0);
 
   b.fake.add_device({"emulator-5556"});
+  REQUIRE(sees_device(*exec, "emulator-5556"));
   auto r2 = exec->run(spec({"demo.AsyncTest#first"}), cancel);
   REQUIRE(r2);
   CHECK(r2->results[0].outcome == Outcome::pass);
@@ -301,7 +313,7 @@ TEST_CASE("a hung device hits the run deadline: infra for what did not finish, i
   });
   auto exec = b.executor();
   core::CancelFlag cancel{false};
-  auto r = exec->run(spec({"demo.HangTest#quick", "demo.HangTest#stuck"}, 1500), cancel);
+  auto r = exec->run(spec({"demo.HangTest#quick", "demo.HangTest#stuck"}, 4000), cancel);  // install and start count too
   REQUIRE(r);
   CHECK(r->timed_out);
   CHECK(r->results[0].outcome == Outcome::pass);

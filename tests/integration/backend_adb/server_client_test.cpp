@@ -3,6 +3,10 @@
 #include <catch2/catch.hpp>
 
 #include <thread>
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 #include "adb_protocol/server_client.hpp"
 #include "backend/adb/device_registry.hpp"
@@ -110,7 +114,7 @@ TEST_CASE("fake adb: a hung command ends at the caller's deadline", "[adb][fake]
     return r;
   });
   auto c = client_for(fake);
-  auto r = c.shell("emulator-5554", "sleep 1000", after(milliseconds(300)));
+  auto r = c.shell("emulator-5554", "sleep 1000", after(milliseconds(2000)));  // connecting counts too
   REQUIRE(r);
   REQUIRE(r->cut);
   CHECK(r->cut->code == Errc::timeout);
@@ -122,13 +126,18 @@ TEST_CASE("fake adb: a hung command ends at the caller's deadline", "[adb][fake]
 }
 
 TEST_CASE("fake adb: nobody listening is `disconnected`", "[adb][fake]") {
-  std::uint16_t port;
-  {
-    test::FakeAdbServer fake;
-    port = fake.port();
-  }
-  adb_protocol::Client c({"127.0.0.1", port});
+  // A port bound here but not listening: a connection is refused, and no other socket can take
+  // the port meanwhile (a port let go could be).
+  const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in a{};
+  a.sin_family = AF_INET;
+  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  socklen_t len = sizeof a;
+  REQUIRE(::bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0);
+  REQUIRE(::getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len) == 0);
+  adb_protocol::Client c({"127.0.0.1", ntohs(a.sin_port)});
   CHECK(c.version(after(milliseconds(2000))).error().code == Errc::disconnected);
+  ::close(fd);
 }
 
 TEST_CASE("device registry tracks devices live through host:track-devices", "[adb][fake][registry]") {

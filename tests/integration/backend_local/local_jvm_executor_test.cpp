@@ -150,8 +150,25 @@ TEST_CASE("System.exit and halt are infrastructure failures, not test failures",
 }
 
 TEST_CASE("a hanging test is killed at the deadline with its JVM", "[integration][local_jvm]") {
-  auto ex = executor("hang", infra_cp());
+  // On a spare that is ready already: its deadline counts from the instruction, so a loaded
+  // machine's slow JVM start cannot eat the time `passes` needs.
+  auto c = plain_config("hang", infra_cp());
+  c.spares = 1;
+  backend::LocalJvmExecutor ex(c);
+  auto warm = run(ex, {"fixture.infra.InfraTest#passes"});
+  REQUIRE(eventually([&] {
+    if (ex.spare_pids().size() != 1) return false;
+    for (const auto& e : std::filesystem::directory_iterator(c.work_dir)) {
+      if (e.path().extension() != ".log" || e.path().string() == warm.log_path) continue;
+      std::ifstream in(e.path());
+      std::stringstream text;
+      text << in.rdbuf();
+      if (text.str().find("flakescan runner: ready, waiting for the daemon to say run") != std::string::npos) return true;
+    }
+    return false;
+  }));
   auto report = run(ex, {"fixture.infra.InfraTest#passes", "fixture.infra.InfraTest#hangs"}, 4000);
+  CHECK(report.prestarted);
   CHECK(report.timed_out);
   CHECK(report.results[0].outcome == Outcome::pass);
   CHECK(report.results[1].outcome == Outcome::infra);
@@ -168,7 +185,7 @@ TEST_CASE("a scheduled run killed at the deadline says how far its schedule got"
   backend::LocalJvmExecutor ex(c);
   core::CancelFlag cancel{false};
   core::RunSpec spec{.tests = {"fixture.infra.InfraTest#spins"}, .technique = "test"};
-  spec.timeout_ms = 4000;
+  spec.timeout_ms = 8000;  // a JVM of its own under the agent: its start counts, on a loaded machine too
   spec.schedule = core::ScheduleSpec{.strategy = "random", .seed = 7};
   auto report = ex.run(spec, cancel);
   REQUIRE(report);
@@ -177,7 +194,7 @@ TEST_CASE("a scheduled run killed at the deadline says how far its schedule got"
   const auto& message = report->results[0].message;
   INFO(message);
   CHECK(report->results[0].outcome == Outcome::infra);
-  CHECK(message.starts_with("test did not finish: the JVM was killed at the 4 s deadline (under control the test had passed "));
+  CHECK(message.starts_with("test did not finish: the JVM was killed at the 8 s deadline (under control the test had passed "));
   CHECK(message.find(" scheduling points, with 1 thread; the running thread was last at fixture.infra.InfraTest.spins(InfraTest.java:") !=
         std::string::npos);
 }
@@ -426,6 +443,7 @@ TEST_CASE("a prestarted JVM loads nothing of the project before it is told its t
   const auto waiting = waiting_spare_log(c.work_dir, first.log_path);
   CHECK(waiting.find("io.flakescan.runner.Prestart") != std::string::npos);
   CHECK(waiting.find("demo.basic.") == std::string::npos);
+  REQUIRE(eventually([&] { return ex.spare_pids().size() == 1; }));  // in the pool, not only started
   auto second = run(ex, {polluter});
   CHECK(second.prestarted);
   REQUIRE(second.results.size() == 1);
@@ -444,6 +462,7 @@ TEST_CASE("a prestarted JVM has taken the JDK's part of a run before its instruc
   auto c = spare_config("prestart-jdk-ready", {"-Xlog:class+load=info"});
   backend::LocalJvmExecutor ex(c);
   (void)run(ex, {"demo.basic.MathTest#adds"});
+  REQUIRE(eventually([&] { return ex.spare_pids().size() == 1; }));
   auto second = run(ex, {polluter});
   REQUIRE(second.prestarted);
   REQUIRE(second.results.size() == 1);
@@ -703,6 +722,8 @@ TEST_CASE("in a scan of JUnit 4 and 5 tests, spares warm what the last run neede
   };
   // Two JUnit 4 runs (discovery said not every test skips the Platform): the spare started when the second took its JVM follows the first.
   for (int k = 0; k < 2; ++k) {
+    // The second takes the spare started for the first (so the next is started after the first ended).
+    if (k == 1) REQUIRE(eventually([&] { return ex.spare_pids().size() == 1; }));
     auto r = run(ex, {polluter});
     REQUIRE(r.results.size() == 1);
     CHECK(r.results[0].outcome == Outcome::pass);
@@ -710,6 +731,7 @@ TEST_CASE("in a scan of JUnit 4 and 5 tests, spares warm what the last run neede
   CHECK(spare_warms_junit4());
   // A JUnit 5 run takes that JVM all the same, with its outcome; after two, the spares warm the Platform again.
   for (int k = 0; k < 2; ++k) {
+    REQUIRE(eventually([&] { return ex.spare_pids().size() == 1; }));
     auto r = run(ex, {"demo.basic.MathTest#adds"});
     CHECK(r.prestarted);
     REQUIRE(r.results.size() == 1);

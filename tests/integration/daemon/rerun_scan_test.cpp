@@ -2,6 +2,7 @@
 // real JVMs and calls the async-wait test flaky with a passing and a failing run as evidence.
 #include <catch2/catch.hpp>
 
+#include <fstream>
 #include <map>
 
 #include <arpa/inet.h>
@@ -161,6 +162,28 @@ struct HeldPort {
   }
   ~HeldPort() { ::close(fd); }
 };
+
+// A loopback port below the kernel's ephemeral range (which bind(0) and connect() draw from, so
+// no other test's socket can take it while the scan's JVMs bind and let go of it), found free
+// now; 0 when none is.
+int port_outside_ephemeral_range() {
+  std::ifstream range("/proc/sys/net/ipv4/ip_local_port_range");
+  int low = 32768;
+  range >> low;
+  for (int i = 0; i < 2000; ++i) {
+    const int port = low - 1 - int((::getpid() + i) % 5000);
+    if (port < 1024) continue;
+    int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in a{};
+    a.sin_family = AF_INET;
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    a.sin_port = htons(std::uint16_t(port));
+    const bool free = ::bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0;
+    ::close(fd);
+    if (free) return port;
+  }
+  return 0;
+}
 }  // namespace
 
 TEST_CASE("a test that binds a fixed port never runs twice at once, and a port held elsewhere is said to be infrastructure",
@@ -168,11 +191,7 @@ TEST_CASE("a test that binds a fixed port never runs twice at once, and a port h
   testing::DaemonProcess daemon(testing::fresh_dir("fixed-port"));
   const std::string classpath = testing::build_path("tests/fixtures/jvm-infra.jar").string() + ":/usr/share/java/junit4.jar";
   const std::string test = "fixture.infra.FixedPortTest#servesOnItsPort";
-  int port = 0;
-  {
-    HeldPort free_port;  // a port nobody else uses, let go before the scan
-    port = free_port.port;
-  }
+  const int port = port_outside_ephemeral_range();
   REQUIRE(port > 0);
   // Each run holds the port for a second; on two lanes, two runs at once would collide.
   json body{{"classpath", classpath}, {"tests", json::array({test})}, {"runs", 4}, {"parallelism", 2},

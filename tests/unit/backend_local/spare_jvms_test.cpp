@@ -6,6 +6,7 @@
 #include <chrono>
 #include <csignal>
 #include <fstream>
+#include <future>
 #include <string>
 #include <thread>
 
@@ -86,13 +87,39 @@ TEST_CASE("a spare started with a key other than the one asked for is never hand
   // The launch changed while the spare started (the class data archive appeared): its command
   // line is not the run's, so it is dropped and no more are made until a run asks again.
   std::atomic<int> started{0};
+  std::atomic<pid_t> stale{0};
   backend::SpareJvms pool(1);
-  (void)pool.take("a", shell_spares("stale", started));
-  REQUIRE(eventually([&] { return started == 1; }));
-  std::this_thread::sleep_for(100ms);
-  CHECK(started == 1);
+  auto start_stale = [&, start = shell_spares("stale", started)]() -> util::Result<backend::SpareJvm> {
+    auto spare = start();
+    if (spare) stale = spare->child.pid();
+    return spare;
+  };
+  (void)pool.take("a", start_stale);
+  REQUIRE(eventually([&] { return stale != 0 && !running(stale); }));  // the keeper dropped it
+  CHECK(started == 1);  // and stopped asking before it let it go
   CHECK(pool.pids().empty());
   CHECK_FALSE(pool.take("a", shell_spares("a", started)));
+  REQUIRE(eventually([&] { return pool.pids().size() == 1; }));
+  CHECK(pool.take("a", shell_spares("a", started)));
+}
+
+TEST_CASE("a run that asks while a stale spare starts is not forgotten when that spare is dropped", "[backend][local_jvm][spares]") {
+  // The run's ask comes between the stale spare's start and the keeper's look at it: the keeper
+  // must keep that ask and start a spare for it.
+  std::atomic<int> started{0};
+  std::atomic<bool> in_start{false};
+  std::promise<void> release;
+  auto released = release.get_future().share();
+  backend::SpareJvms pool(1);
+  auto start_stale = [&, start = shell_spares("stale", started)]() -> util::Result<backend::SpareJvm> {
+    in_start = true;
+    released.wait();
+    return start();
+  };
+  (void)pool.take("a", start_stale);
+  REQUIRE(eventually([&] { return in_start.load(); }));
+  CHECK_FALSE(pool.take("a", shell_spares("a", started)));  // asks while the stale one starts
+  release.set_value();
   REQUIRE(eventually([&] { return pool.pids().size() == 1; }));
   CHECK(pool.take("a", shell_spares("a", started)));
 }

@@ -32,8 +32,8 @@ TEST_CASE("replies are matched by id and ids sizes come from IDSizes", "[jdwp][s
   CHECK(client->sizes() == IdSizes{8, 8, 8, 8, 8});
   util::Result<OneString> first = util::fail(util::Errc::internal, "");
   std::thread t([&] { first = client->call<SrValue>({ObjectId{1}}, soon()); });
-  while (client->stats().packets_out < 2) std::this_thread::yield();  // IDSizes went first
-  std::this_thread::sleep_for(20ms);
+  // IDSizes went first; the first call is written (or queued in order) once it counts as a write.
+  while (client->stats().writes < 2) std::this_thread::yield();
   auto second = client->call<SrValue>({ObjectId{2}}, soon());
   t.join();
   REQUIRE(first);

@@ -6,18 +6,21 @@
 #include <signal.h>
 #include <sstream>
 #include <thread>
+#include <unistd.h>
 
+#include "support/polling.hpp"
 #include "util/process.hpp"
 
 using namespace flakescan::util;
 using namespace std::chrono_literals;
+using testing_support::eventually;
 
 namespace {
 auto soon(std::chrono::milliseconds ms) { return std::chrono::steady_clock::now() + ms; }
 }
 
 TEST_CASE("a child's exit status and output are observed", "[util][process]") {
-  auto out = std::filesystem::temp_directory_path() / "flakescan-process-test.out";
+  auto out = std::filesystem::temp_directory_path() / ("flakescan-process-test-" + std::to_string(::getpid()) + ".out");
   auto child = Child::spawn({.argv = {"sh", "-c", "echo hello; exit 3"}, .stdout_path = out.string()});
   REQUIRE(child);
   auto status = child->wait(soon(10s));
@@ -32,21 +35,24 @@ TEST_CASE("a child's exit status and output are observed", "[util][process]") {
 }
 
 TEST_CASE("the deadline kills the whole process group", "[util][process]") {
-  auto pidfile = std::filesystem::temp_directory_path() / "flakescan-process-grandchild.pid";
+  auto pidfile = std::filesystem::temp_directory_path() / ("flakescan-process-grandchild-" + std::to_string(::getpid()) + ".pid");
   std::filesystem::remove(pidfile);
   // The shell starts a grandchild that would outlive it; both must die.
   std::string script = "sleep 60 & echo $! > " + pidfile.string() + "; wait";
   auto child = Child::spawn({.argv = {"sh", "-c", script}});
   REQUIRE(child);
+  // The deadline only once the grandchild exists (its pid written): on a loaded machine the
+  // shell may not have started it 300 ms after the spawn.
+  pid_t grandchild = 0;
+  REQUIRE(eventually([&] {
+    std::ifstream in(pidfile);
+    return static_cast<bool>(in >> grandchild) && grandchild > 0;
+  }));
   auto started = std::chrono::steady_clock::now();
   auto status = child->wait(soon(300ms));
   REQUIRE(status);
   CHECK(status->timed_out);
   CHECK(std::chrono::steady_clock::now() - started < 5s);
-  std::ifstream in(pidfile);
-  pid_t grandchild = 0;
-  in >> grandchild;
-  REQUIRE(grandchild > 0);
   // Reaped by init shortly after the kill; a zombie still answers kill(0), so poll /proc state.
   bool gone = false;
   for (int i = 0; i < 100 && !gone; ++i) {
@@ -83,7 +89,7 @@ TEST_CASE("run_capture returns what the command printed", "[util][process]") {
 }
 
 TEST_CASE("a child with a stdin pipe reads what the parent writes, then end-of-file", "[util][process]") {
-  auto out = std::filesystem::temp_directory_path() / "flakescan-process-stdin.out";
+  auto out = std::filesystem::temp_directory_path() / ("flakescan-process-stdin-" + std::to_string(::getpid()) + ".out");
   std::filesystem::remove(out);
   // `read` takes one line; `cat` then sees end-of-file only once the parent closed its end.
   auto child = Child::spawn({.argv = {"sh", "-c", "read line; echo \"got $line\"; cat"}, .stdout_path = out.string(), .stdin_pipe = true});
