@@ -238,6 +238,7 @@ awaitable<void> Server::accept_loop() {
       co_await pause.async_wait(use_tuple);
       continue;
     }
+    ++slots_->accepted;
     if (slots_->connections.load() >= config_.max_connections) {
       refuse(std::move(socket));
       continue;

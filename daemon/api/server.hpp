@@ -8,6 +8,7 @@
 // header, the time to send a body or take a response; a client over one is answered 503 or
 // closed, and never holds the daemon up.
 #include <atomic>
+#include <cstdint>
 #include <functional>
 #include <map>
 #include <memory>
@@ -53,6 +54,9 @@ class Server {
   void join_workers();
   // Connections open now (event streams included).
   int open_connections() const { return slots_->connections.load(); }
+  // Connections accepted since the start (refused ones too): a request that came and went
+  // between two looks at open_connections() still shows here.
+  std::uint64_t connections_accepted() const { return slots_->accepted.load(); }
 
  private:
   // Coroutines are members, not capturing lambdas: g++ 12 destroys a coroutine lambda's
@@ -67,6 +71,7 @@ class Server {
   // io_context destroys after the Server (at exit) still gives its places back safely.
   struct Slots {
     std::atomic<int> connections{0};
+    std::atomic<std::uint64_t> accepted{0};
     std::mutex mutex;
     std::map<std::string, int> streams;  // open event streams per scan
     // Counts an event stream of `key` (a scan) in; false when the scan has `max` already.

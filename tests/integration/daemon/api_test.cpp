@@ -2,6 +2,9 @@
 // 4xx problem+json body that names the problem, without crashing or writing anything.
 #include <catch2/catch.hpp>
 
+#include <chrono>
+#include <thread>
+
 #include <boost/asio/connect.hpp>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
@@ -9,6 +12,7 @@
 #include <boost/asio/write.hpp>
 
 #include "support/daemon/daemon_process.hpp"
+#include "support/polling.hpp"
 
 using namespace flakescan;
 using nlohmann::json;
@@ -40,6 +44,26 @@ TEST_CASE("health answers with the techniques the daemon has", "[integration][ap
   auto body = json::parse(r->body);
   CHECK(body["status"] == "ok");
   CHECK(std::find(body["techniques"].begin(), body["techniques"].end(), "rerun") != body["techniques"].end());
+}
+
+TEST_CASE("a daemon that exits when idle stays while short requests keep coming, then exits once they stop",
+          "[integration][api]") {
+  // Each request opens and closes its connection between two of the daemon's looks (every
+  // 500 ms): a CLI's health probe, then its scan a moment later. The requests go on for
+  // three times the idle time; before, the daemon saw no open connection and exited under them.
+  testing::DaemonProcess d(testing::fresh_dir("idle-exit"), {"--exit-when-idle", "2"});
+  const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(6);
+  int answered = 0;
+  while (std::chrono::steady_clock::now() < until) {
+    auto r = d.client().request("GET", "/v1/health");
+    REQUIRE(r);
+    CHECK(r->status == 200);
+    ++answered;
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  CHECK(answered > 10);
+  CHECK(testing_support::running(d.pid()));
+  CHECK(testing_support::eventually([&] { return !testing_support::running(d.pid()); }));  // then quiet: it goes
 }
 
 TEST_CASE("bad scan requests get 4xx problem+json naming the problem", "[integration][api]") {

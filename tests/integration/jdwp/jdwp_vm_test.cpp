@@ -2,6 +2,8 @@
 // launches the fixture program under the debugger in one of its modes.
 #include <catch2/catch.hpp>
 
+#include <unistd.h>
+
 #include <atomic>
 #include <fstream>
 #include <set>
@@ -38,7 +40,9 @@ jdwp::Launched start(const std::vector<std::string>& args, const std::string& tr
   util::SpawnOptions spawn;
   spawn.argv = {"java", "-cp", JDWP_FIXTURE_JAR, fixture_class};
   spawn.argv.insert(spawn.argv.end(), args.begin(), args.end());
-  spawn.stdout_path = FLAKESCAN_BINARY_DIR "/jdwp-fixture-" + args.front() + ".log";
+  // One log per JVM: ctest runs test cases of one mode at once, and a listening VM's port is
+  // read from its log.
+  spawn.stdout_path = FLAKESCAN_BINARY_DIR "/jdwp-fixture-" + args.front() + "-" + std::to_string(::getpid()) + ".log";
   jdwp::LaunchOptions options;
   options.vm.session.trace_path = trace;
   options.vm_listens = vm_listens;

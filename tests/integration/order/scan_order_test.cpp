@@ -8,6 +8,7 @@
 #include "jvm_order_fixture.hpp"
 #include "scan/scan_manager.hpp"
 #include "scan/technique_table.hpp"
+#include "support/scan/finished_scan.hpp"
 #include "store/store.hpp"
 
 using namespace flakescan;
@@ -25,18 +26,12 @@ const json& verdict_for(const json& file, const std::string& test) {
   return none;
 }
 
-// The state a scan ends in (polls its record; 120 s is a safety net against a hung scan, not
-// a timing assertion).
+// The state a scan ends in, once its event log closed (no bound that a slow machine could
+// reach: an hour is a safety net against a hung scan).
 std::string final_state_of(scan::ScanManager& scans, const std::string& id) {
-  std::string state;
-  for (int i = 0; i < 600; ++i) {
-    auto record = scans.get(id);
-    REQUIRE(record);
-    state = record->state;
-    if (state != "queued" && state != "running") break;
-    std::this_thread::sleep_for(std::chrono::milliseconds(200));
-  }
-  return state;
+  auto record = testing::finished_scan(scans, id, std::chrono::hours(1));
+  REQUIRE(record);
+  return record->state;
 }
 
 }  // namespace

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "api/router.hpp"
+#include "support/scan/finished_scan.hpp"
 #include "support/scan/scripted_executor.hpp"
 
 using namespace flakescan;
@@ -50,12 +51,8 @@ TEST_CASE("a scan goes through the router from POST to verdicts", "[api][router]
   REQUIRE(created.status == 202);
   std::string id = json::parse(created.body)["id"];
   CHECK(created.headers["Location"] == "/v1/scans/" + id);
-  json status;
-  for (int i = 0; i < 500; ++i) {
-    status = json::parse(f.call("GET", "/v1/scans/" + id).body);
-    if (status["state"] == "completed") break;
-    std::this_thread::sleep_for(std::chrono::milliseconds(10));
-  }
+  REQUIRE(testing::finished_scan(*f.scans, id));  // its event log closed: the last state is stored
+  json status = json::parse(f.call("GET", "/v1/scans/" + id).body);
   CHECK(status["state"] == "completed");
   CHECK(status["progress"]["runs_done"] == 2);
   auto verdicts = f.call("GET", "/v1/scans/" + id + "/verdicts?x=1");

@@ -183,7 +183,9 @@ TEST_CASE("a reading caller returns at its deadline and the io thread reads afte
     fake.read_command();
   });
   auto client = connect(vm);
-  const bool read = client->read_until([] { return false; }, Clock::now() + 20ms);
+  // Long enough for the io thread's turn after the handshake to end first on a loaded machine
+  // (the caller waits for that turn, not past its deadline), then it reads until the deadline.
+  const bool read = client->read_until([] { return false; }, Clock::now() + 500ms);
   CHECK(read);
   gave_up = true;
   // Nobody waits now: the io thread reads the event and hands it to an asynchronous waiter.

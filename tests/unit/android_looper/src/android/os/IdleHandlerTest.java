@@ -63,9 +63,15 @@ public class IdleHandlerTest {
         q.addIdleHandler(keep);
         q.addIdleHandler(once);
         rec.open();
-        // Each sync message ends one idle period; the next idle period runs `keep` again.
+        // Each sync message ends one idle period; the next idle period runs `keep` again. The
+        // test waits for each idle period (the looper blocked again, its idle handlers done)
+        // before it posts the next message, which could otherwise come before the looper
+        // looked at its queue and leave it no idle period at all.
+        awaitPolling(q);
         rec.sync(() -> { });
+        awaitPolling(q);
         rec.sync(() -> { });
+        awaitPolling(q);
         rec.sync(() -> calls.add("mark"));
         q.removeIdleHandler(keep);
         rec.sync(() -> { });
@@ -78,6 +84,14 @@ public class IdleHandlerTest {
                 seen.subList(2, mark + 1).contains("keep"));
         assertEquals("keep no longer runs once removed: " + seen, "mark",
                 seen.get(seen.size() - 1 - trailingKeeps(seen)));
+    }
+
+    private static void awaitPolling(MessageQueue q) throws InterruptedException {
+        long deadline = System.nanoTime() + 10_000_000_000L;
+        while (!q.isPolling() && System.nanoTime() < deadline) {
+            Thread.sleep(1);
+        }
+        assertTrue("the looper did not go idle", q.isPolling());
     }
 
     // `keep` may run once more after "mark" (the idle period before its removal), never more.
@@ -100,11 +114,7 @@ public class IdleHandlerTest {
             return true;
         });
         rec.open();
-        long deadline = System.nanoTime() + 10_000_000_000L;
-        while (!q.isPolling() && System.nanoTime() < deadline) {
-            Thread.sleep(1);
-        }
-        assertTrue(q.isPolling());
+        awaitPolling(q);
         assertEquals(1, runs.get());
         rec.handler.removeCallbacksAndMessages(null);
     }
@@ -128,11 +138,7 @@ public class IdleHandlerTest {
         rec.open();
         assertTrue("the idle handler did not run", ran.await(10, TimeUnit.SECONDS));
         rec.sync(() -> { });  // the loop went on after the throw
-        long deadline = System.nanoTime() + 10_000_000_000L;
-        while (!q.isPolling() && System.nanoTime() < deadline) {
-            Thread.sleep(1);
-        }
-        assertTrue(q.isPolling());
+        awaitPolling(q);
         rec.sync(() -> assertEquals(1, runs.get()));
     }
 }
