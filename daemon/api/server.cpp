@@ -238,7 +238,6 @@ awaitable<void> Server::accept_loop() {
       co_await pause.async_wait(use_tuple);
       continue;
     }
-    ++slots_->accepted;
     if (slots_->connections.load() >= config_.max_connections) {
       refuse(std::move(socket));
       continue;
@@ -286,6 +285,7 @@ awaitable<void> Server::session(tcp::socket socket) {
   for (;;) {
     HttpExchange x;
     if (!co_await read_and_answer(stream, buffer, router_, config_, workers_, x)) co_return;
+    ++slots_->answered;
     if (x.response.stream) {
       auto& response = x.response;
       std::string key = response.stream_key.empty() ? std::to_string(reinterpret_cast<std::uintptr_t>(response.stream.get()))

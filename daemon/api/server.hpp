@@ -54,9 +54,9 @@ class Server {
   void join_workers();
   // Connections open now (event streams included).
   int open_connections() const { return slots_->connections.load(); }
-  // Connections accepted since the start (refused ones too): a request that came and went
-  // between two looks at open_connections() still shows here.
-  std::uint64_t connections_accepted() const { return slots_->accepted.load(); }
+  // Requests answered since the start: one that came and went between two looks at
+  // open_connections() still shows here. A connection that sends nothing (a port probe) does not.
+  std::uint64_t requests_answered() const { return slots_->answered.load(); }
 
  private:
   // Coroutines are members, not capturing lambdas: g++ 12 destroys a coroutine lambda's
@@ -71,7 +71,7 @@ class Server {
   // io_context destroys after the Server (at exit) still gives its places back safely.
   struct Slots {
     std::atomic<int> connections{0};
-    std::atomic<std::uint64_t> accepted{0};
+    std::atomic<std::uint64_t> answered{0};
     std::mutex mutex;
     std::map<std::string, int> streams;  // open event streams per scan
     // Counts an event stream of `key` (a scan) in; false when the scan has `max` already.

@@ -337,15 +337,16 @@ int serve(const Options& options, const api::ServerConfig& server_config, api::R
   signals.async_wait([&](const boost::system::error_code& ec, int signal) {
     if (!ec) stop("signal " + std::to_string(signal));
   });
-  // Idle: no connection open now and none accepted since the last look (a CLI's health probe
-  // comes and goes within one look; the request it then sends must still find the daemon).
-  std::uint64_t accepted_seen = 0;
+  // Idle: no connection open now and no request answered since the last look (a CLI's health
+  // probe comes and goes within one look; the scan it then sends must still find the daemon).
+  // A bare connection that sends nothing, as a port probe, is no use of it.
+  std::uint64_t answered_seen = 0;
   IdleWatch idle_watch(
       io, options.exit_when_idle,
       [&] {
-        const auto accepted = server.connections_accepted();
-        const bool none_new = accepted == accepted_seen;
-        accepted_seen = accepted;
+        const auto answered = server.requests_answered();
+        const bool none_new = answered == answered_seen;
+        answered_seen = answered;
         return none_new && server.open_connections() == 0 && !scans.busy() && !explorations.busy();
       },
       [&] { stop("idle for " + std::to_string(options.exit_when_idle) + " s"); });
