@@ -62,7 +62,6 @@ std::optional<CdsArchive::Use> CdsArchive::if_ready() {
   if (fs::is_regular_file(archive_, ec)) return Use{.jvm_args = {"-XX:SharedArchiveFile=" + archive_.string()}};
   std::unique_lock lock(mutex_, std::try_to_lock);
   if (!lock.owns_lock()) return std::nullopt;  // for_run() holds it while the warm-up JVM runs
-  if (fs::is_regular_file(archive_, ec)) return Use{.jvm_args = {"-XX:SharedArchiveFile=" + archive_.string()}};
   if (failed_ >= 2 || !make_) return Use{};
   return std::nullopt;
 }
