@@ -37,6 +37,25 @@ struct FakeWarmUp {
   }
 };
 
+// A Maker that writes an archive once the test releases it; the test can wait until it runs.
+struct HeldWarmUp {
+  std::promise<void> let_go;
+  std::shared_future<void> released = let_go.get_future().share();
+  std::atomic<bool> making{false};
+  CdsArchive::Maker maker() {
+    return [this](const fs::path& dump_to) {
+      making = true;
+      released.wait();
+      std::ofstream(dump_to) << "archive bytes";
+      return true;
+    };
+  }
+  void wait_until_making() const {
+    while (!making) std::this_thread::yield();
+  }
+  void release() { let_go.set_value(); }
+};
+
 TEST_CASE("cds: disabled without a folder", "[cds]") {
   FakeWarmUp warm;
   CdsArchive cds({}, "java", {}, {"a.jar"}, warm.maker());
@@ -145,20 +164,13 @@ TEST_CASE("cds: start_making without a folder does nothing", "[cds]") {
 
 TEST_CASE("cds: if_ready never waits: nothing while the archive is made, its options after, none for good once given up", "[cds]") {
   auto dir = fresh("ready");
-  std::promise<void> release;
-  auto released = release.get_future().share();
-  std::atomic<bool> making{false};
-  CdsArchive cds(dir, "java", {}, {"a.jar"}, [&](const fs::path& dump_to) {
-    making = true;
-    released.wait();
-    std::ofstream(dump_to) << "archive bytes";
-    return true;
-  });
+  HeldWarmUp warm;
+  CdsArchive cds(dir, "java", {}, {"a.jar"}, warm.maker());
   CHECK_FALSE(cds.if_ready());  // not made yet
   cds.start_making();
-  while (!making) std::this_thread::yield();
+  warm.wait_until_making();
   CHECK_FALSE(cds.if_ready());  // being made: no answer, and no wait
-  release.set_value();
+  warm.release();
   cds.finish_making();
   auto use = cds.if_ready();
   REQUIRE(use);
@@ -178,21 +190,14 @@ TEST_CASE("cds: if_ready gives an archive as soon as it is published, while the 
   // Another daemon sharing the folder publishes the archive while ours is still being made (the
   // same window as our own rename before for_run() lets go): runs need not wait for ours.
   auto dir = fresh("ready-published");
-  std::promise<void> release;
-  auto released = release.get_future().share();
-  std::atomic<bool> making{false};
-  CdsArchive cds(dir, "java", {}, {"a.jar"}, [&](const fs::path& dump_to) {
-    making = true;
-    released.wait();
-    std::ofstream(dump_to) << "archive bytes";
-    return true;
-  });
+  HeldWarmUp warm;
+  CdsArchive cds(dir, "java", {}, {"a.jar"}, warm.maker());
   cds.start_making();
-  while (!making) std::this_thread::yield();
+  warm.wait_until_making();
   CHECK_FALSE(cds.if_ready());
   std::ofstream(cds.path()) << "the other daemon's archive";
   auto use = cds.if_ready();
-  release.set_value();
+  warm.release();
   cds.finish_making();
   REQUIRE(use);
   CHECK(use->jvm_args == std::vector<std::string>{"-XX:SharedArchiveFile=" + cds.path().string()});
