@@ -40,13 +40,15 @@ std::vector<core::RunSpec> rerun_specs(const core::TechniqueInput& input, const 
   return specs;
 }
 
-core::RecordedRun first_execution(const core::RecordedRun& run) {
+core::RecordedRun first_executions(const core::RecordedRun& run, size_t n) {
   core::RecordedRun out = run;
-  if (out.spec.tests.size() > 1) out.spec.tests.resize(1);
-  out.spec.class_run_starts.clear();
-  if (out.report.results.size() > 1) out.report.results.resize(1);
+  if (out.spec.tests.size() > n) out.spec.tests.resize(n);
+  std::erase_if(out.spec.class_run_starts, [n](size_t start) { return start >= n; });
+  if (out.report.results.size() > n) out.report.results.resize(n);
   return out;
 }
+
+core::RecordedRun first_execution(const core::RecordedRun& run) { return first_executions(run, 1); }
 
 namespace {
 

@@ -13,9 +13,11 @@ namespace flakescan::rerun {
 
 struct RerunOptions {
   // With a JVM per run: how many times in a row each run runs its test. Technique `suite`
-  // asks for 2, so that a suspect's runs alone also answer the NIO question (technique nio
-  // takes them as its runs). Only each run's first execution, the one that ran alone, is
-  // counted and decides the verdict (first_execution); the second is left to the caller.
+  // asks for 2 or more, so that a suspect's runs alone also answer the NIO question
+  // (technique nio takes their first two executions as its runs) and whether the same order
+  // gives both outcomes (suite_isolation.hpp). Only each run's first execution, the one that
+  // ran alone, is counted and decides the verdict (first_execution); the others are left to
+  // the caller.
   int executions_per_jvm = 1;
 };
 
@@ -28,5 +30,8 @@ std::vector<core::RunSpec> rerun_specs(const core::TechniqueInput& input, const 
 // A run cut after its first entry: what a run of that test alone in a fresh JVM observed when
 // the run ran it first (whatever ran after it cannot have changed that outcome).
 core::RecordedRun first_execution(const core::RecordedRun& run);
+
+// A run cut after its first `n` entries (its class runs that start later dropped with them).
+core::RecordedRun first_executions(const core::RecordedRun& run, size_t n);
 
 }  // namespace flakescan::rerun

@@ -113,26 +113,53 @@ util::Result<Reproduced> reproduce(const Suspect& s, bool passes_alone, Lane& la
   return Reproduced{};
 }
 
-// What the suspect's runs alone (each ran it twice in a row in a fresh JVM) say of the NIO
-// question: whether one passed then failed (a hit, for technique nio), and which gave both
-// outcomes an observation.
-struct TwiceAlone {
+// What the suspect's runs alone say beyond the run alone (each ran it several times in a row in
+// a fresh JVM): the NIO question (a run whose first execution passed and second failed is a
+// hit, for technique nio), and the first repeated execution that failed in one run and passed
+// in another. Before its k-th execution every such run had run the suspect k-1 times and
+// nothing else: one order, so an outcome that differs there is not decided by the order.
+struct RunsAlone {
   bool hit = false;
-  std::vector<std::int64_t> answered;          // run ids
-  std::vector<std::int64_t> passed_then_failed, passed_twice;  // run ids
+  std::vector<std::int64_t> answered;            // run ids with both of the first two executions observed
+  std::vector<std::int64_t> passed_then_failed;  // run ids
+  size_t both_at = 0;                            // that execution (1 = the second), 0 when none
+  std::vector<std::int64_t> failed_there, passed_there;  // run ids
 };
-TwiceAlone twice_alone(const std::vector<core::RecordedRun>& runs) {
-  TwiceAlone out;
+RunsAlone runs_alone(const std::vector<core::RecordedRun>& runs) {
+  RunsAlone out;
+  size_t longest = 0;
   for (const auto& run : runs) {
+    longest = std::max(longest, run.spec.tests.size());
     const auto first = run.report.outcome_at(0), second = run.report.outcome_at(1);
     if (run.spec.tests.size() < 2 || !core::is_observation(first) || !core::is_observation(second)) continue;
     out.answered.push_back(run.id);
-    if (first != core::Outcome::pass) continue;
-    if (core::is_failure(second)) out.passed_then_failed.push_back(run.id);
-    if (second == core::Outcome::pass) out.passed_twice.push_back(run.id);
+    if (first == core::Outcome::pass && core::is_failure(second)) out.passed_then_failed.push_back(run.id);
   }
   out.hit = !out.passed_then_failed.empty();
+  for (size_t k = 1; k < longest && out.both_at == 0; ++k) {
+    std::vector<std::int64_t> failed, passed;
+    for (const auto& run : runs) {
+      if (run.spec.tests.size() <= k) continue;
+      const auto o = run.report.outcome_at(k);
+      if (core::is_failure(o)) failed.push_back(run.id);
+      else if (o == core::Outcome::pass) passed.push_back(run.id);
+    }
+    if (failed.empty() || passed.empty()) continue;
+    out.both_at = k;
+    out.failed_there = std::move(failed);
+    out.passed_there = std::move(passed);
+  }
   return out;
+}
+
+// How many times in a row each run alone runs the suspect: kExecutionsAlone when the rounds
+// saw none of its executions take longer than kQuickExecutionMs, else 2 (the NIO question).
+int executions_alone(const Suspect& s) {
+  double longest_ms = 0;
+  for (const auto& seen : s.seen)
+    if (seen.run && seen.pos < seen.run->report.results.size())
+      longest_ms = std::max(longest_ms, seen.run->report.results[seen.pos].duration_ms);
+  return longest_ms <= kQuickExecutionMs ? kExecutionsAlone : 2;
 }
 
 std::string run_list(const std::vector<std::int64_t>& ids) {
@@ -196,9 +223,11 @@ std::vector<std::vector<std::string>> KnownPolluters::all() const {
 util::Result<core::Verdict> isolate(const Suspect& s, const core::TechniqueInput& sub, Lane& lane, KnownPolluters& known,
                                     const std::set<std::string>& writers) {
   core::Verdict merged = s.from_rounds;
-  // 1. Alone, twice in a row in each JVM: the first execution is the run alone, the second
-  // answers the NIO question (step 3) without a run of its own.
-  auto alone = rerun::run_rerun(sub, lane, rerun::RerunOptions{.executions_per_jvm = 2});
+  // 1. Alone, several times in a row in each JVM: the first execution is the run alone, the
+  // others answer the NIO question (step 3) and whether one order gives both outcomes (step 2)
+  // without runs of their own.
+  const int executions = executions_alone(s);
+  auto alone = rerun::run_rerun(sub, lane, rerun::RerunOptions{.executions_per_jvm = executions});
   if (!alone && cancelled(alone.error())) return std::unexpected(alone.error());
   bool passes_alone = false, fails_alone = false;
   std::vector<core::RecordedRun> alone_runs = lane.kept();
@@ -209,16 +238,18 @@ util::Result<core::Verdict> isolate(const Suspect& s, const core::TechniqueInput
     merged = core::merge_verdicts(merged, a);
   }
   // 2. The order it failed (passed) in, then `order` on the runs that found it. Not for a
-  // suspect that passed alone but, run twice in a row in a fresh JVM, failed after its own
-  // first execution in one run and passed after it in another: one order, both outcomes, so
+  // suspect that only passed (or only failed) alone but whose later executions in those JVMs
+  // failed in one run and passed in another at the same place: one order, both outcomes, so
   // no order decides its outcome (a victim fails after its polluters every time), and no
   // order is searched for it.
-  const TwiceAlone twice = twice_alone(alone_runs);
-  const bool same_order_both = !twice.passed_then_failed.empty() && !twice.passed_twice.empty();
-  if (passes_alone && !fails_alone && same_order_both) {
+  const RunsAlone repeated = runs_alone(alone_runs);
+  if (passes_alone != fails_alone && repeated.both_at > 0) {
+    const std::string place = repeated.both_at == 1 ? std::string("the second time")
+                                                    : "its execution " + std::to_string(repeated.both_at + 1);
     merged.evidence.details["order"] =
-        "not searched: it passed every run alone, but run twice in a row in a fresh JVM it failed the second time "
-        "in run " + run_list(twice.passed_then_failed) + " and passed it in run " + run_list(twice.passed_twice) +
+        std::string("not searched: it ") + (passes_alone ? "passed" : "failed") + " every run alone, but run " +
+        std::to_string(executions) + " times in a row in a fresh JVM it failed " + place + " in run " +
+        run_list(repeated.failed_there) + " and passed it in run " + run_list(repeated.passed_there) +
         ": the same order gave both outcomes, so its outcome is not decided by the tests before it";
   } else if (passes_alone != fails_alone) {
     auto reproduced = reproduce(s, passes_alone, lane, known, merged);
@@ -245,12 +276,16 @@ util::Result<core::Verdict> isolate(const Suspect& s, const core::TechniqueInput
   }
   // 3. NIO: a run alone that passed then failed goes to technique nio with the others, as its
   // first pass and confirmations; without one, the runs alone answered it (no).
-  if (!twice.hit && !twice.answered.empty()) {
-    merged.evidence.details["nio"] = "not NIO: in none of its runs alone, each running it twice in a row in a fresh JVM, "
-                                     "did it pass and then fail (runs " + run_list(twice.answered) + ")";
+  if (!repeated.hit && !repeated.answered.empty()) {
+    merged.evidence.details["nio"] = "not NIO: in none of its runs alone, each running it " + std::to_string(executions) +
+                                     " times in a row in a fresh JVM, did it pass and then fail the second time (runs " +
+                                     run_list(repeated.answered) + ")";
     return merged;
   }
-  auto nio = order::detect_nio(sub, lane, order::NioMode::isolated_method, alone_runs);
+  // Technique nio reads runs of exactly itself, then itself: the first two executions.
+  std::vector<core::RecordedRun> twice;
+  for (const auto& run : alone_runs) twice.push_back(rerun::first_executions(run, 2));
+  auto nio = order::detect_nio(sub, lane, order::NioMode::isolated_method, twice);
   if (!nio && cancelled(nio.error())) return std::unexpected(nio.error());
   if (nio) merged = core::merge_verdicts(merged, only_for(*nio, s.test));
   return merged;

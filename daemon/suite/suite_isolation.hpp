@@ -3,8 +3,10 @@
 // lanes that let several suspects be isolated at the same time.
 //
 // A suspect, in one lane:
-//   1. alone in fresh JVMs (technique rerun, 3 runs), twice in a row in each: the first
-//      execution is the run alone (rerun::first_execution), the second is for step 3;
+//   1. alone in fresh JVMs (technique rerun, 3 runs), kExecutionsAlone times in a row in each
+//      (twice when the rounds saw it take longer than kQuickExecutionMs): the first execution
+//      is the run alone (rerun::first_execution), the second is for step 3, all of them after
+//      the first for the check that ends step 2 before it starts;
 //   2. when it only passed alone (or only failed alone): the round order it failed (passed) in,
 //      where it had not run before (a second run in one JVM is the NIO check's): first the
 //      polluters another suspect's isolation found, when they ran before it in every round it
@@ -15,9 +17,10 @@
 //      that gives that outcome again goes to technique `order`, together with the runs alone
 //      and the run that reproduced it (OrderOptions::observed), so that
 //      `order` confirms, classifies, minimises and looks for a cleaner without running its
-//      detection orders again. Skipped for a suspect that passed alone but whose second
-//      execution in its fresh JVMs failed once and passed once: one order (itself, then
-//      itself) gave both outcomes, so no order decides its outcome (details.order says so);
+//      detection orders again. Skipped for a suspect that only passed (or only failed) alone
+//      but whose k-th execution in its fresh JVMs failed in one and passed in another: one
+//      order (itself, k-1 times before) gave both outcomes, so no order decides its outcome
+//      (details.order says so);
 //   3. the NIO check (technique nio, isolated-method) on the runs alone: when one passed then
 //      failed, nio takes them as its first pass and confirmations (no run of its own); when
 //      none did, they answered it (no): a NIO test fails the second time in a fresh JVM.
@@ -94,6 +97,17 @@ class Lane final : public core::RunLog {
   std::mutex kept_mutex_;
   std::vector<core::RecordedRun> kept_;
 };
+
+// A suspect's runs alone run it this many times in a row when it is quick: for a random test
+// that passed its three runs alone, each later execution is one more chance for the same
+// order to show both outcomes, which spares the order search (tests before it, up to a whole
+// round's prefix, then its confirmations) that step 2 would make for nothing. With a failure
+// rate of 20 % (15 %), the chance that 5 repeated executions, each seen in 3 runs, never show
+// both is about 4 % (9 %); with the second execution alone it was 52 % (62 %).
+inline constexpr int kExecutionsAlone = 6;
+// Quick: no execution in the rounds took longer (so the extra executions cost at most about
+// 0.4 s a run alone, less than the JVM it runs in).
+inline constexpr double kQuickExecutionMs = 100;
 
 struct Suspect {
   std::string test;

@@ -76,6 +76,7 @@ util::Result<core::RecordedRun> FakeRunLog::run(const core::RunSpec& spec) {
       r.report.exit_code = 3;
     }
     res.outcome = ended ? core::Outcome::infra : outcome(spec.tests, i, true);
+    if (auto d = suite_.duration_ms.find(res.test); d != suite_.duration_ms.end() && !ended) res.duration_ms = d->second;
     if (core::is_failure(res.outcome)) {
       res.exception_type = "java.lang.AssertionError";
       res.message = "simulated failure";

@@ -42,6 +42,7 @@ struct FakeSuite {
   std::map<std::string, std::vector<core::Outcome>> timed;  // test -> outcome of each execution
   std::set<std::string> broken;
   std::set<std::string> exiting;
+  std::map<std::string, double> duration_ms;  // test -> how long each of its executions takes (0 if not listed)
 };
 
 class FakeRunLog : public core::RunLog {

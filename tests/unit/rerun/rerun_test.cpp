@@ -184,3 +184,26 @@ TEST_CASE("a rerun cut short by the budget says how many of the runs asked for w
   CHECK((*verdicts)[0].evidence.reason == "passed all 10 runs");
   CHECK_FALSE((*verdicts)[0].evidence.details.contains("runs_wanted"));
 }
+
+TEST_CASE("first_executions cuts a run after its first entries, with the class runs that start later", "[rerun]") {
+  core::RecordedRun run;
+  run.id = 7;
+  run.spec.tests = {"p.A#t", "p.A#t", "p.A#t", "p.A#t"};
+  run.spec.class_run_starts = {1, 3};
+  for (auto o : {core::Outcome::pass, core::Outcome::fail, core::Outcome::pass, core::Outcome::fail})
+    run.report.results.push_back(core::TestResult{.test = "p.A#t", .outcome = o});
+
+  auto two = rerun::first_executions(run, 2);
+  CHECK(two.id == 7);
+  CHECK(two.spec.tests == std::vector<std::string>{"p.A#t", "p.A#t"});
+  CHECK(two.spec.class_run_starts == std::vector<size_t>{1});
+  REQUIRE(two.report.results.size() == 2);
+  CHECK(two.report.outcome_at(1) == core::Outcome::fail);
+
+  auto one = rerun::first_execution(run);
+  CHECK(one.spec.tests == std::vector<std::string>{"p.A#t"});
+  CHECK(one.spec.class_run_starts.empty());
+  CHECK(one.report.results.size() == 1);
+  // Asking for more than the run had leaves it whole.
+  CHECK(rerun::first_executions(run, 9).spec.tests.size() == 4);
+}

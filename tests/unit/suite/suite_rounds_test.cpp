@@ -7,6 +7,7 @@
 #include <map>
 
 #include "support/order/fake_suite.hpp"
+#include "suite/suite_isolation.hpp"
 #include "suite/suite_rounds.hpp"
 
 using namespace flakescan;
@@ -100,15 +101,16 @@ TEST_CASE("suite: rounds find every planted kind, with the right category", "[su
     for (const auto& t : run.spec.tests) CHECK_FALSE(t.starts_with("p.G"));
   }
   CHECK(alone > 0);
-  // Each run alone ran the suspect twice in a row in its fresh JVM. The NIO test's three passed
-  // then failed: technique nio took them as its first pass and confirmations and made no run
-  // of its own. The victim's passed twice: they answered the question (no).
+  // Each run alone ran the suspect kExecutionsAlone times in a row in its fresh JVM (a quick
+  // test). The NIO test's three passed then failed: technique nio took them as its first pass
+  // and confirmations and made no run of its own. The victim's passed twice: they answered the
+  // question (no).
   auto runs_of = [&](const std::string& technique, const std::string& test) {
     int n = 0;
     for (const auto& run : log.made())
       if (run.spec.technique == technique && run.spec.tests.front() == test) {
         ++n;
-        if (technique == "rerun") CHECK(run.spec.tests == std::vector<std::string>{test, test});
+        if (technique == "rerun") CHECK(run.spec.tests == std::vector<std::string>(suite::kExecutionsAlone, test));
       }
     return n;
   };
@@ -319,23 +321,53 @@ TEST_CASE("suite: a test that differed only in another suspect's isolation is is
   // It got isolated runs of its own: alone, and an order that ends with it.
   int alone = 0;
   for (const auto& run : log.made())
-    if (run.spec.technique == "rerun" && run.spec.tests == std::vector<std::string>{"p.V#v2", "p.V#v2"}) ++alone;
+    if (run.spec.technique == "rerun" && run.spec.tests == std::vector<std::string>(suite::kExecutionsAlone, "p.V#v2")) ++alone;
   CHECK(alone == 3);
   CHECK(v["p.K#k"].verdict == VerdictKind::not_flaky);
 }
 
-TEST_CASE("suite: a suspect whose second execution alone failed once and passed once gets no order searched",
-          "[suite][rounds]") {
-  // Executions counted across runs: the 7 of the 6 rounds (round 3 runs each test twice), then
-  // its three runs alone, each running it twice: pass, pass; pass, fail; pass, pass.
+namespace {
+
+// The scan of a suite where p.T#random follows `alone` in its runs alone, after failing once in
+// the rounds (the 7 executions of 6 rounds: round 3 runs each test twice). One count of
+// executions, in the order the runs are made (parallelism 1).
+std::map<std::string, core::Verdict> scan_random(FakeRunLog& log) {
+  return scan(log, with_stable({"p.A#a", "p.T#random", "p.B#b"}, 12, 4), 9, 6);
+}
+
+FakeSuite random_suite(const std::vector<core::Outcome>& alone) {
   using core::Outcome;
   FakeSuite s;
   s.timed["p.T#random"] = {Outcome::fail, Outcome::pass, Outcome::pass, Outcome::pass, Outcome::pass, Outcome::pass,
-                           Outcome::pass, Outcome::pass, Outcome::pass, Outcome::pass, Outcome::fail, Outcome::pass,
                            Outcome::pass};
-  FakeRunLog log(s);
-  log.set_parallelism(1);  // one count of executions, in the order the runs are made
-  auto v = scan(log, with_stable({"p.A#a", "p.T#random", "p.B#b"}, 12, 4), 9, 6);
+  s.timed["p.T#random"].insert(s.timed["p.T#random"].end(), alone.begin(), alone.end());
+  return s;
+}
+
+// Its runs alone and nothing else: no order it failed in was run again, no NIO run.
+void check_only_runs_alone(const FakeRunLog& log, size_t executions) {
+  int alone = 0;
+  for (const auto& run : log.made()) {
+    if (run.spec.purpose.starts_with("suite round")) continue;
+    INFO(run.spec.purpose);
+    CHECK(run.spec.technique == "rerun");
+    CHECK(run.spec.tests == std::vector<std::string>(executions, "p.T#random"));
+    ++alone;
+  }
+  CHECK(alone == 3);
+}
+
+}  // namespace
+
+TEST_CASE("suite: a suspect whose second execution alone failed once and passed once gets no order searched",
+          "[suite][rounds]") {
+  // Its three runs alone, each running it 6 times: all passed but the second execution of the second run.
+  using core::Outcome;
+  std::vector<Outcome> alone(18, Outcome::pass);
+  alone[6 + 1] = Outcome::fail;
+  FakeRunLog log(random_suite(alone));
+  log.set_parallelism(1);
+  auto v = scan_random(log);
 
   const auto& random = v["p.T#random"];
   INFO(random.evidence.reason);
@@ -344,14 +376,56 @@ TEST_CASE("suite: a suspect whose second execution alone failed once and passed 
   CHECK_FALSE(has_category(random, Category::nio));
   REQUIRE(random.evidence.details.count("order") == 1);
   CHECK(random.evidence.details.at("order").starts_with("not searched: it passed every run alone"));
-  // Its three runs alone and nothing else: no order it failed in was run again, no NIO run.
-  int alone = 0;
+  CHECK(random.evidence.details.at("order").find("failed the second time in run") != std::string::npos);
+  check_only_runs_alone(log, suite::kExecutionsAlone);
+}
+
+TEST_CASE("suite: a suspect whose later execution alone failed once and passed twice gets no order searched",
+          "[suite][rounds]") {
+  // Its first two executions passed in all three runs alone (no NIO hit, and before, an order
+  // search); its fifth failed in the second run and passed in the others: the same order,
+  // itself four times, gave both outcomes.
+  using core::Outcome;
+  std::vector<Outcome> alone(18, Outcome::pass);
+  alone[6 + 4] = Outcome::fail;
+  FakeRunLog log(random_suite(alone));
+  log.set_parallelism(1);
+  auto v = scan_random(log);
+
+  const auto& random = v["p.T#random"];
+  INFO(random.evidence.reason);
+  CHECK(random.verdict == VerdictKind::flaky);
+  CHECK_FALSE(has_category(random, Category::order_dependent));
+  REQUIRE(random.evidence.details.count("order") == 1);
+  const auto& order = random.evidence.details.at("order");
+  INFO(order);
+  CHECK(order.starts_with("not searched: it passed every run alone, but run 6 times in a row in a fresh JVM it failed its execution 5"));
+  CHECK(random.evidence.details.at("nio").starts_with("not NIO"));
+  check_only_runs_alone(log, suite::kExecutionsAlone);
+}
+
+TEST_CASE("suite: a slow suspect runs twice in a row alone, and an order is searched when those agree", "[suite][rounds]") {
+  // Each execution takes longer than kQuickExecutionMs: two executions a run alone. After its
+  // one failure in the rounds it passes every execution, so its runs alone agree and the
+  // order it failed in is run again.
+  auto suite = random_suite({});
+  suite.duration_ms["p.T#random"] = suite::kQuickExecutionMs + 1;
+  FakeRunLog log(suite);
+  log.set_parallelism(1);
+  auto v = scan_random(log);
+
+  const auto& random = v["p.T#random"];
+  INFO(random.evidence.reason);
+  CHECK(random.verdict == VerdictKind::flaky);
+  int alone_runs = 0, reproduced = 0;
   for (const auto& run : log.made()) {
-    if (run.spec.purpose.starts_with("suite round")) continue;
-    INFO(run.spec.purpose);
-    CHECK(run.spec.technique == "rerun");
-    CHECK(run.spec.tests == std::vector<std::string>{"p.T#random", "p.T#random"});
-    ++alone;
+    if (run.spec.technique == "rerun") {
+      CHECK(run.spec.tests == std::vector<std::string>{"p.T#random", "p.T#random"});
+      ++alone_runs;
+    }
+    if (run.spec.purpose.starts_with("the order p.T#random failed in")) ++reproduced;
   }
-  CHECK(alone == 3);
+  CHECK(alone_runs == 3);
+  CHECK(reproduced > 0);  // its runs alone all passed twice: the order search was made
+  CHECK(random.evidence.details.count("order") == 0);
 }
