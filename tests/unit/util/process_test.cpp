@@ -1,12 +1,15 @@
 #include <catch2/catch.hpp>
 
+#include <atomic>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <signal.h>
 #include <sstream>
+#include <string>
 #include <thread>
 #include <unistd.h>
+#include <vector>
 
 #include "support/polling.hpp"
 #include "util/process.hpp"
@@ -116,4 +119,47 @@ TEST_CASE("writing to the stdin of a child that died is an error, not SIGPIPE fo
   auto plain = Child::spawn({.argv = {"true"}});
   REQUIRE(plain);
   CHECK_FALSE(plain->write_stdin("x"));  // no pipe asked for
+}
+
+TEST_CASE("a working directory that does not exist is an error naming why, and the caller goes on", "[util][process]") {
+  auto child = Child::spawn({.argv = {"true"}, .working_dir = "/nonexistent/flakescan-no-such-dir"});
+  REQUIRE_FALSE(child);
+  CHECK(child.error().code == Errc::process);
+  CHECK(child.error().message.find("No such file or directory") != std::string::npos);
+  // The caller's next start is not disturbed.
+  auto text = run_capture({"sh", "-c", "printf ok"}, 5s);
+  REQUIRE(text);
+  CHECK(*text == "ok");
+}
+
+TEST_CASE("a child starts with no signal blocked, and the caller's signal mask is as it was", "[util][process]") {
+  sigset_t usr2, before, after;
+  sigemptyset(&usr2);
+  sigaddset(&usr2, SIGUSR2);
+  pthread_sigmask(SIG_BLOCK, &usr2, &before);
+  // /proc/<pid>/status of the shell itself: its blocked signals, as a hexadecimal mask.
+  auto text = run_capture({"sh", "-c", "sed -n 's/^SigBlk:[[:space:]]*//p' /proc/$$/status"}, 5s);
+  pthread_sigmask(SIG_SETMASK, nullptr, &after);
+  pthread_sigmask(SIG_SETMASK, &before, nullptr);
+  REQUIRE(text);
+  CHECK(*text == "0000000000000000\n");
+  CHECK(sigismember(&after, SIGUSR2) == 1);
+  CHECK(sigismember(&after, SIGUSR1) == sigismember(&before, SIGUSR1));
+  CHECK(sigismember(&after, SIGTERM) == sigismember(&before, SIGTERM));
+}
+
+TEST_CASE("children started from several threads at once each run their own command", "[util][process]") {
+  constexpr int threads = 4, each = 15;
+  std::atomic<int> right{0};
+  std::vector<std::thread> starters;
+  for (int t = 0; t < threads; ++t)
+    starters.emplace_back([&, t] {
+      for (int i = 0; i < each; ++i) {
+        const std::string word = std::to_string(t) + "-" + std::to_string(i);
+        auto text = run_capture({"sh", "-c", "printf %s " + word}, 10s);
+        if (text && *text == word) ++right;
+      }
+    });
+  for (auto& s : starters) s.join();
+  CHECK(right == threads * each);
 }
