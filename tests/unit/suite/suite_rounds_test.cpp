@@ -359,25 +359,37 @@ void check_only_runs_alone(const FakeRunLog& log, size_t executions) {
 
 }  // namespace
 
-TEST_CASE("suite: a suspect whose second execution alone failed once and passed once gets no order searched",
-          "[suite][rounds]") {
-  // Its three runs alone, each running it 6 times: all passed but the second execution of the second run.
+namespace {
+
+// The scan where p.T#random passes every execution of its three runs alone but execution `at`
+// (0 = the first) of the second, and what every such scan must show: flaky, not
+// order-dependent, no order searched (its runs alone and nothing else). Its verdict.
+core::Verdict scan_failing_once_alone(size_t at) {
   using core::Outcome;
-  std::vector<Outcome> alone(18, Outcome::pass);
-  alone[6 + 1] = Outcome::fail;
+  std::vector<Outcome> alone(3 * suite::kExecutionsAlone, Outcome::pass);
+  alone[suite::kExecutionsAlone + at] = Outcome::fail;
   FakeRunLog log(random_suite(alone));
   log.set_parallelism(1);
   auto v = scan_random(log);
 
-  const auto& random = v["p.T#random"];
+  const auto random = v["p.T#random"];
   INFO(random.evidence.reason);
   CHECK(random.verdict == VerdictKind::flaky);
   CHECK_FALSE(has_category(random, Category::order_dependent));
-  CHECK_FALSE(has_category(random, Category::nio));
   REQUIRE(random.evidence.details.count("order") == 1);
+  check_only_runs_alone(log, suite::kExecutionsAlone);
+  return random;
+}
+
+}  // namespace
+
+TEST_CASE("suite: a suspect whose second execution alone failed once and passed once gets no order searched",
+          "[suite][rounds]") {
+  // Its three runs alone, each running it 6 times: all passed but the second execution of the second run.
+  const auto random = scan_failing_once_alone(1);
+  CHECK_FALSE(has_category(random, Category::nio));
   CHECK(random.evidence.details.at("order").starts_with("not searched: it passed every run alone"));
   CHECK(random.evidence.details.at("order").find("failed the second time in run") != std::string::npos);
-  check_only_runs_alone(log, suite::kExecutionsAlone);
 }
 
 TEST_CASE("suite: a suspect whose later execution alone failed once and passed twice gets no order searched",
@@ -385,23 +397,11 @@ TEST_CASE("suite: a suspect whose later execution alone failed once and passed t
   // Its first two executions passed in all three runs alone (no NIO hit, and before, an order
   // search); its fifth failed in the second run and passed in the others: the same order,
   // itself four times, gave both outcomes.
-  using core::Outcome;
-  std::vector<Outcome> alone(18, Outcome::pass);
-  alone[6 + 4] = Outcome::fail;
-  FakeRunLog log(random_suite(alone));
-  log.set_parallelism(1);
-  auto v = scan_random(log);
-
-  const auto& random = v["p.T#random"];
-  INFO(random.evidence.reason);
-  CHECK(random.verdict == VerdictKind::flaky);
-  CHECK_FALSE(has_category(random, Category::order_dependent));
-  REQUIRE(random.evidence.details.count("order") == 1);
+  const auto random = scan_failing_once_alone(4);
   const auto& order = random.evidence.details.at("order");
   INFO(order);
   CHECK(order.starts_with("not searched: it passed every run alone, but run 6 times in a row in a fresh JVM it failed its execution 5"));
   CHECK(random.evidence.details.at("nio").starts_with("not NIO"));
-  check_only_runs_alone(log, suite::kExecutionsAlone);
 }
 
 TEST_CASE("suite: a slow suspect runs twice in a row alone, and an order is searched when those agree", "[suite][rounds]") {
