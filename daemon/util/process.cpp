@@ -117,10 +117,9 @@ Result<Child> Child::spawn(const SpawnOptions& options) {
     [[maybe_unused]] auto w = write(status_pipe[1], &e, sizeof e);
     _exit(127);
   }
+  // The caller resumes only once the child has exec'd or exited, so the child's own setpgid
+  // has already made its group: kill_group works from here on.
   pthread_sigmask(SIG_SETMASK, &before, nullptr);
-  // Set the group from the parent too, so kill_group works even before the child ran (after a
-  // vfork the child has exec'd or exited by now; the call then fails, harmlessly).
-  setpgid(pid, pid);
   close(out_fd);
   close(err_fd);
   close(status_pipe[1]);
