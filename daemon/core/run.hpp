@@ -45,6 +45,7 @@ struct TestResult {
   double duration_ms = 0;
   std::vector<ShuffledSite> shuffled;  // runs under a ShuffleSpec: the sites seen while it ran
   std::optional<ThreadSchedule> threads;  // runs under a ScheduleSpec: the test's schedule record
+  int threads_created = 0;  // java.lang.Thread objects constructed while it ran (local runner): where timing may matter
 };
 
 // A run on the shuffling JDK: every unspecified order (HashMap iteration, getDeclaredMethods,

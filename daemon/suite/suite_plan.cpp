@@ -123,6 +123,37 @@ std::vector<Round> plan_rounds(const std::vector<std::string>& tests, int count,
   return out;
 }
 
+ThreadRepeats thread_repeats(const std::map<std::string, double>& creators_ms, double round_ms, int most, double share) {
+  ThreadRepeats out;
+  double ms = 0;
+  for (const auto& [test, d] : creators_ms) {
+    out.tests.insert(test);
+    ms += std::max(0.0, d);
+  }
+  out.times = std::max(1, most);
+  while (out.times > 1 && ms * (out.times - 1) > round_ms * share) --out.times;
+  if (out.times == 1) out.tests.clear();
+  return out;
+}
+
+Round with_thread_repeats(Round round, const ThreadRepeats& r) {
+  if (r.times <= 1 || r.tests.empty()) return round;
+  size_t repeated = 0;
+  for (auto& shard : round.shards) {
+    std::vector<std::string> out;
+    for (auto& t : shard) {
+      const bool creator = r.tests.contains(t);
+      repeated += creator;
+      out.insert(out.end(), creator ? size_t(r.times) : 1, t);
+    }
+    shard = std::move(out);
+  }
+  if (repeated > 0)
+    round.kind += ", with the " + std::to_string(r.tests.size()) + (r.tests.size() == 1 ? " test" : " tests") +
+                  " that created threads " + std::to_string(r.times) + " times in a row";
+  return round;
+}
+
 int rounds_that_fit(int wanted, int done, double seconds_per_round, int runs_per_round, BudgetLeft total,
                     BudgetLeft spent, double reserve) {
   const double seconds_for_rounds = total.seconds * (1.0 - reserve) - spent.seconds;

@@ -19,6 +19,7 @@
 // Shards: a round is split by class over `shards` JVMs (round-robin over the round's class
 // sequence, so each shard keeps the round's relative order).
 #include <cstdint>
+#include <map>
 #include <set>
 #include <string>
 #include <vector>
@@ -44,6 +45,22 @@ std::vector<Round> plan_rounds(const std::vector<std::string>& tests, int count,
 // whose outcome changes there changes it for an unspecified order of the JDK's, not for the
 // order of the tests. One JVM.
 Round plan_shuffled_round(const std::vector<std::string>& tests, int index, std::uint64_t seed);
+
+// Repeats of the tests that create threads. A test that constructed a thread while it ran in a
+// round (core::TestResult::threads_created) may depend on how its threads are scheduled, and
+// such a test fails more often the busier the cores are: in the rounds, where every core runs a
+// round, more than alone. So in the rounds after the one that showed it, each such test runs
+// `times` times in a row where it would run once, in the round's order, under the rounds' load.
+// `times` is `most`, or less while the repeats would add more than `share` of a round's time
+// (`round_ms`, the durations of one round's tests) from the tests' durations in the rounds
+// (`creators_ms`, one execution each); 1 (no repeats) when even two would.
+struct ThreadRepeats {
+  std::set<std::string> tests;
+  int times = 1;
+};
+ThreadRepeats thread_repeats(const std::map<std::string, double>& creators_ms, double round_ms, int most, double share);
+// `round` with each of r.tests run r.times times in a row where it ran once (kind says so).
+Round with_thread_repeats(Round round, const ThreadRepeats& r);
 
 // The budget's split: rounds first, isolation of suspects after. Given what one round cost
 // (seconds and runs), how many of the `wanted` rounds fit while `reserve` of each budget is

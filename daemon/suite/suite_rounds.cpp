@@ -32,6 +32,7 @@ struct Rounds {
   std::vector<core::RecordedRun> runs;  // every run of every round, continuations included
   std::vector<std::string> kinds;       // per round run
   int runs_made = 0;
+  std::string thread_repeats;           // the repeats of the tests that created threads, as a sentence (or empty)
 };
 
 // Runs a batch of rounds at the same time, one JVM each; a run cut short by its JVM going
@@ -151,6 +152,40 @@ struct Spending {
   double elapsed() const { return std::chrono::duration<double>(Clock::now() - started).count(); }
 };
 
+// The tests that created threads in the rounds so far, and what one execution of each and one
+// round took: the repeats of the rounds still to run (suite_plan.hpp, thread_repeats).
+class ThreadCreators {
+ public:
+  void learn(const std::vector<core::RecordedRun>& round) {
+    double round_ms = 0;
+    for (const auto& run : round)
+      for (const auto& result : run.report.results) {
+        round_ms += result.duration_ms;
+        if (result.threads_created > 0) creators_.try_emplace(result.test);
+        if (auto it = creators_.find(result.test); it != creators_.end()) {
+          it->second.ms += result.duration_ms;
+          ++it->second.executions;
+        }
+      }
+    if (!round_ms_) round_ms_ = round_ms;  // the first round, whose tests ran once (or twice)
+  }
+  ThreadRepeats repeats() const {
+    std::map<std::string, double> ms;
+    for (const auto& [test, seen] : creators_) ms[test] = seen.ms / std::max(1, seen.executions);
+    return thread_repeats(ms, round_ms_.value_or(0), kThreadRepeats, kThreadRepeatsShare);
+  }
+
+ private:
+  static constexpr int kThreadRepeats = 5;
+  static constexpr double kThreadRepeatsShare = 0.1;
+  struct Seen {
+    double ms = 0;
+    int executions = 0;
+  };
+  std::map<std::string, Seen> creators_;
+  std::optional<double> round_ms_;
+};
+
 // 1. Rounds: `parallelism` rounds at a time, each in one JVM, so every round keeps its whole
 // order (a shard boundary would part the tests whose order matters). A lane starts the next
 // round as soon as its own ends: the round that runs each test twice takes about twice as
@@ -163,6 +198,9 @@ util::Result<std::vector<std::string>> run_order_rounds(const core::TechniqueInp
                                                         int jvms, const Spending& budget, const std::set<std::string>& writers,
                                                         Rounds& rounds) {
   std::mutex mutex;  // everything below, shared by the lanes
+  ThreadCreators creators;
+  size_t most_tests = 0;  // the most tests repeated in one round, and the most times
+  int most_times = 1;
   std::vector<Rounds> by_round(static_cast<size_t>(wanted));
   std::vector<std::string> kind_of(static_cast<size_t>(wanted));
   int planned = wanted, finished = 0, runs_made = 0;
@@ -179,10 +217,20 @@ util::Result<std::vector<std::string>> run_order_rounds(const core::TechniqueInp
       cancelled = util::Error{util::Errc::cancelled, "scan cancelled"};
       return false;
     }
-    const Round& round = plan[r];
+    Round round;
+    {
+      std::lock_guard lock(mutex);
+      const ThreadRepeats repeats = creators.repeats();
+      round = with_thread_repeats(plan[r], repeats);
+      if (repeats.times > 1) {
+        most_tests = std::max(most_tests, repeats.tests.size());
+        most_times = std::max(most_times, repeats.times);
+      }
+    }
     Rounds mine;
     auto done = run_rounds({round}, runs, mine);
     std::lock_guard lock(mutex);
+    creators.learn(mine.runs);
     runs_made += mine.runs_made;
     by_round[r] = std::move(mine);
     if (!done) {
@@ -190,7 +238,7 @@ util::Result<std::vector<std::string>> run_order_rounds(const core::TechniqueInp
       ended = true;
       return false;
     }
-    kind_of[r] = round.kind;
+    kind_of[r] = plan[r].kind;
     ++finished;
     const double per_round = budget.elapsed() / finished;
     const int runs_per_round = std::max(1, runs_made / finished);
@@ -198,6 +246,10 @@ util::Result<std::vector<std::string>> run_order_rounds(const core::TechniqueInp
                               reserve_for_suspects);
     return true;
   });
+  if (most_tests > 0)
+    rounds.thread_repeats = "the " + std::to_string(most_tests) + (most_tests == 1 ? " test" : " tests") +
+                            " that created threads ran up to " + std::to_string(most_times) +
+                            " times in a row in the rounds after the one that showed " + (most_tests == 1 ? "it" : "them");
   std::vector<std::string> kinds;
   for (size_t r = 0; r < by_round.size(); ++r) {
     rounds.runs_made += by_round[r].runs_made;
@@ -369,6 +421,7 @@ util::Result<std::vector<core::Verdict>> run_suite(const core::TechniqueInput& i
   summary.shuffled_rounds = shuffled.kinds.size();
   for (const auto& k : *kinds) summary.orders += (summary.orders.empty() ? "" : ", ") + k;
   if (!shuffled.kinds.empty()) summary.orders += ", and " + std::to_string(shuffled.kinds.size()) + " on the shuffling JDK";
+  if (!rounds.thread_repeats.empty()) summary.orders += "; " + rounds.thread_repeats;
 
   rerun::OutcomeTally tally;
   std::map<std::string, std::vector<Seen>> seen;

@@ -1,5 +1,8 @@
 #include "backend/local_jvm/runner_results.hpp"
 
+#include <algorithm>
+#include <cstdint>
+
 #include <nlohmann/json.hpp>
 
 #include "core/signature.hpp"
@@ -106,6 +109,7 @@ util::Result<RunnerStream> parse_run_stream(std::string_view text, size_t expect
     r.exception_type = str(j, "exception");
     r.stack = str(j, "stack");
     if (auto d = j.find("duration_ms"); d != j.end() && d->is_number()) r.duration_ms = d->get<double>();
+    if (auto t = j.find("threads_created"); t != j.end() && t->is_number_integer()) r.threads_created = int(std::clamp<std::int64_t>(t->get<std::int64_t>(), 0, 1 << 20));
     r.shuffled = shuffled_sites(j);
     r.threads = schedule_record(j);
     if (core::is_failure(r.outcome)) r.signature = core::failure_signature(r.exception_type, r.stack, r.test);

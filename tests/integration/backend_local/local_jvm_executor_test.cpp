@@ -67,6 +67,8 @@ TEST_CASE("tests run in exactly the given order in one JVM, repeats included", "
   CHECK(report.results[5].outcome == Outcome::not_found);
   CHECK(report.infra_reason.empty());
   CHECK(report.exit_code == 0);
+  // None of these tests creates a thread, and the runner creates none around them either.
+  for (const auto& r : report.results) CHECK(r.threads_created == 0);
 }
 
 // The "ran NAME" lines a run's tests printed, in the order they ran.
@@ -205,6 +207,8 @@ TEST_CASE("threads left behind do not keep the JVM alive; broken initialisers ar
                          "fixture.infra.BrokenInitTest#usesValue"});
   CHECK_FALSE(report.timed_out);
   CHECK(report.results[0].outcome == Outcome::pass);
+  CHECK(report.results[0].threads_created == 1);  // its one thread, counted for it
+  CHECK(report.results[1].threads_created == 0);
   CHECK(report.results[1].outcome == Outcome::error);
   CHECK(report.results[1].exception_type == "java.lang.ExceptionInInitializerError");
   CHECK(report.results[2].outcome == Outcome::error);  // NoClassDefFoundError the second time

@@ -77,6 +77,7 @@ util::Result<core::RecordedRun> FakeRunLog::run(const core::RunSpec& spec) {
     }
     res.outcome = ended ? core::Outcome::infra : outcome(spec.tests, i, true);
     if (auto d = suite_.duration_ms.find(res.test); d != suite_.duration_ms.end() && !ended) res.duration_ms = d->second;
+    if (suite_.thread_creators.contains(res.test) && !ended) res.threads_created = 1;
     if (core::is_failure(res.outcome)) {
       res.exception_type = "java.lang.AssertionError";
       res.message = "simulated failure";

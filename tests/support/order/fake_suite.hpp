@@ -43,6 +43,7 @@ struct FakeSuite {
   std::set<std::string> broken;
   std::set<std::string> exiting;
   std::map<std::string, double> duration_ms;  // test -> how long each of its executions takes (0 if not listed)
+  std::set<std::string> thread_creators;      // tests that construct a thread in each execution
 };
 
 class FakeRunLog : public core::RunLog {

@@ -14,7 +14,8 @@ const std::vector<std::string> tests{"p.A#one", "p.A#two", "p.B#three"};
 TEST_CASE("a complete results stream gives one result per test", "[backend][runner]") {
   std::string text =
       "{\"event\":\"started\",\"index\":0,\"test\":\"p.A#one\"}\n"
-      "{\"event\":\"finished\",\"index\":0,\"test\":\"p.A#one\",\"outcome\":\"pass\",\"duration_ms\":3.5}\n"
+      "{\"event\":\"finished\",\"index\":0,\"test\":\"p.A#one\",\"outcome\":\"pass\",\"duration_ms\":3.5,"
+      "\"threads_created\":2}\n"
       "{\"event\":\"started\",\"index\":1,\"test\":\"p.A#two\"}\n"
       "{\"event\":\"finished\",\"index\":1,\"test\":\"p.A#two\",\"outcome\":\"fail\",\"message\":\"boom\","
       "\"exception\":\"java.lang.AssertionError\",\"stack\":\"java.lang.AssertionError: boom\\n\\tat p.A.two(A.java:7)\\n\"}\n"
@@ -28,6 +29,8 @@ TEST_CASE("a complete results stream gives one result per test", "[backend][runn
   REQUIRE(report.results.size() == 3);
   CHECK(report.results[0].outcome == core::Outcome::pass);
   CHECK(report.results[0].duration_ms == Approx(3.5));
+  CHECK(report.results[0].threads_created == 2);
+  CHECK(report.results[1].threads_created == 0);
   CHECK(report.results[1].outcome == core::Outcome::fail);
   CHECK(report.results[1].signature == "java.lang.AssertionError at p.A.two:7");
   CHECK(report.results[2].outcome == core::Outcome::not_found);

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 
 #include "order/orders.hpp"
 #include "order/pair_cover.hpp"
@@ -196,4 +197,39 @@ TEST_CASE("suite plan: round 7 puts the tests that change static state last in t
   CHECK(plain_classes == classes);
   for (int other : {3, 4, 5, 7, 8})
     CHECK(flat(suite::plan_round(tests, other, 7, 1, writers)) == flat(suite::plan_round(tests, other, 7, 1)));
+}
+
+TEST_CASE("suite plan: the tests that created threads repeat as often as a tenth of a round allows", "[suite][plan]") {
+  // Two creators of 2 and 3 ms, a round of 100 ms: 5 times adds 4 x 5 = 20 ms, more than 10;
+  // 3 times adds 10.
+  auto r = suite::thread_repeats({{"p.A#t", 2.0}, {"p.B#t", 3.0}}, 100, 5, 0.1);
+  CHECK(r.times == 3);
+  CHECK(r.tests == std::set<std::string>{"p.A#t", "p.B#t"});
+  CHECK(suite::thread_repeats({{"p.A#t", 2.0}}, 100, 5, 0.1).times == 5);
+  // Not even one repeat fits: none, and no test named.
+  auto none = suite::thread_repeats({{"p.A#t", 20.0}}, 100, 5, 0.1);
+  CHECK(none.times == 1);
+  CHECK(none.tests.empty());
+  CHECK(suite::thread_repeats({}, 100, 5, 0.1).times == 5);
+}
+
+TEST_CASE("suite plan: a round repeats each test that created threads in place, in every shard", "[suite][plan]") {
+  const std::vector<std::string> tests{"p.A#a1", "p.A#t", "p.B#b1", "p.C#t", "p.C#c2"};
+  auto round = suite::plan_round(tests, 2, 7, 2);  // each test twice, two shards
+  const suite::ThreadRepeats repeats{.tests = {"p.A#t", "p.C#t"}, .times = 3};
+  auto repeated = suite::with_thread_repeats(round, repeats);
+  CHECK(repeated.kind == "each test twice, with the 2 tests that created threads 3 times in a row");
+  REQUIRE(repeated.shards.size() == round.shards.size());
+  for (size_t s = 0; s < round.shards.size(); ++s) {
+    std::vector<std::string> want;
+    for (const auto& t : round.shards[s]) want.insert(want.end(), repeats.tests.contains(t) ? 3 : 1, t);
+    CHECK(repeated.shards[s] == want);
+  }
+  const auto all = flat(repeated);
+  CHECK(std::count(all.begin(), all.end(), "p.A#t") == 6);
+  // No repeats, or none of the round's tests among them: the round as it was.
+  CHECK(flat(suite::with_thread_repeats(round, {.tests = {"p.A#t"}, .times = 1})) == flat(round));
+  auto other = suite::with_thread_repeats(round, {.tests = {"p.Z#t"}, .times = 3});
+  CHECK(other.kind == round.kind);
+  CHECK(flat(other) == flat(round));
 }

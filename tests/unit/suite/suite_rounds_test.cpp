@@ -3,8 +3,10 @@
 // and stable tests cost nothing beyond the rounds.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cstdint>
 #include <map>
+#include <set>
 
 #include "support/order/fake_suite.hpp"
 #include "suite/suite_isolation.hpp"
@@ -428,4 +430,51 @@ TEST_CASE("suite: a slow suspect runs twice in a row alone, and an order is sear
   CHECK(alone_runs == 3);
   CHECK(reproduced > 0);  // its runs alone all passed twice: the order search was made
   CHECK(random.evidence.details.count("order") == 0);
+}
+
+TEST_CASE("suite: a test that created threads runs 5 times in a row in the later rounds, and a failure there makes it a suspect",
+          "[suite][rounds]") {
+  // p.T#timing fails only its 9th execution. Once in each of 6 rounds (twice in round 3) it
+  // would run 7 times and pass them all. It creates a thread, so after round 1 showed that it
+  // runs 5 times where it ran once: round 2 runs it 5 times, round 3 10 times.
+  using core::Outcome;
+  FakeSuite suite;
+  suite.thread_creators.insert("p.T#timing");
+  suite.timed["p.T#timing"] = std::vector<Outcome>(8, Outcome::pass);
+  suite.timed["p.T#timing"].push_back(Outcome::fail);
+  FakeRunLog log(suite);
+  log.set_parallelism(1);
+  auto v = scan(log, with_stable({"p.A#a", "p.T#timing", "p.B#b"}, 12, 4), 9, 6);
+
+  const auto& timing = v["p.T#timing"];
+  INFO(timing.evidence.reason);
+  CHECK(timing.verdict == VerdictKind::flaky);
+  CHECK(timing.evidence.reason.starts_with("its outcome differed between suite rounds"));
+  std::vector<size_t> executions;  // of p.T#timing, in each round, in the order they were made
+  for (const auto& run : log.made()) {
+    if (!run.spec.purpose.starts_with("suite round")) continue;
+    executions.push_back(size_t(std::count(run.spec.tests.begin(), run.spec.tests.end(), "p.T#timing")));
+    // The repeats are in a row, where the test ran once.
+    auto first = std::find(run.spec.tests.begin(), run.spec.tests.end(), "p.T#timing");
+    REQUIRE(first != run.spec.tests.end());
+    CHECK(size_t(std::count(first, first + long(executions.back()), "p.T#timing")) == executions.back());
+    for (const auto& t : run.spec.tests) CHECK((t == "p.T#timing" || std::count(run.spec.tests.begin(), run.spec.tests.end(), t) <= 2));
+  }
+  REQUIRE(executions.size() == 6);
+  CHECK(executions == std::vector<size_t>{1, 5, 10, 5, 5, 5});
+  const auto& stable = v["p.A#a"];
+  CHECK(stable.verdict == VerdictKind::not_flaky);
+  CHECK(stable.evidence.reason.ends_with("; the 1 test that created threads ran up to 5 times in a row in the rounds after the one that showed it)"));
+}
+
+TEST_CASE("suite: a suite where no test created threads repeats none", "[suite][rounds]") {
+  FakeRunLog log(planted());
+  log.set_parallelism(1);
+  auto v = scan(log, tests(), 5, 6);
+  for (const auto& run : log.made())
+    if (run.spec.purpose.starts_with("suite round") && run.spec.purpose.find("each test twice") == std::string::npos) {
+      INFO(run.spec.purpose);
+      CHECK(std::set<std::string>(run.spec.tests.begin(), run.spec.tests.end()).size() == run.spec.tests.size());
+    }
+  CHECK(v["p.A#a1"].evidence.reason.find("created threads") == std::string::npos);
 }
