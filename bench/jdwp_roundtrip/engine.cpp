@@ -84,9 +84,10 @@ int main(int argc, char** argv) {
                double(used.switches - used_at_start.switches) / measured);
   // Who read the packets (the technique thread itself, or the io thread), over the whole run.
   const auto& stats = vm.client().stats();
-  std::fprintf(stderr, "engine session: %llu packets in, %llu read by the calling thread in %llu turns, %llu writes\n",
+  std::fprintf(stderr, "engine session: %llu packets in, %llu read by the calling thread in %llu turns, %llu writes, %llu io thread wakes\n",
                static_cast<unsigned long long>(stats.packets_in.load()), static_cast<unsigned long long>(stats.caller_reads.load()),
-               static_cast<unsigned long long>(stats.caller_turns.load()), static_cast<unsigned long long>(stats.writes.load()));
+               static_cast<unsigned long long>(stats.caller_turns.load()), static_cast<unsigned long long>(stats.writes.load()),
+               static_cast<unsigned long long>(stats.io_wakes.load()));
   std::printf("engine hits=%d measured=%d seconds=%.3f events_per_s=%.0f\n", hits, measured, seconds, measured / seconds);
   (void)l->child.wait(deadline());
   return hits == calls ? 0 : 1;

@@ -8,6 +8,7 @@
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -175,6 +176,7 @@ int main(int argc, char** argv) {
 
   int hits = 0;
   std::chrono::steady_clock::time_point start;
+  rusage at_start{};
   for (bool done = false; !done;) {
     for (const auto& e : w.next_event(early).events) {
       if (e.kind == EventKind::vm_death) done = true;
@@ -198,11 +200,22 @@ int main(int argc, char** argv) {
         }
         ++replies;
       }
-      if (++hits == warmup) start = std::chrono::steady_clock::now();
+      if (++hits == warmup) {
+        start = std::chrono::steady_clock::now();
+        getrusage(RUSAGE_SELF, &at_start);
+      }
     }
   }
+  rusage at_end{};
+  getrusage(RUSAGE_SELF, &at_end);
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   const int measured = hits - warmup;
+  auto cpu = [](const rusage& r) {
+    auto s = [](timeval t) { return t.tv_sec + t.tv_usec / 1e6; };
+    return s(r.ru_utime) + s(r.ru_stime);
+  };
+  std::fprintf(stderr, "floor per hit: own CPU %.1f us, %.2f voluntary switches\n", 1e6 * (cpu(at_end) - cpu(at_start)) / (hits - warmup),
+               double(at_end.ru_nvcsw - at_start.ru_nvcsw) / (hits - warmup));
   std::printf("floor hits=%d measured=%d seconds=%.3f events_per_s=%.0f\n", hits, measured, seconds, measured / seconds);
   ::close(w.fd);
   (void)child->wait(core::deadline_in(std::chrono::seconds(30)));

@@ -95,6 +95,7 @@ struct SessionStats {
   std::atomic<std::uint64_t> writes{0};  // buffers handed to the socket (a batch is one)
   std::atomic<std::uint64_t> caller_reads{0};  // packets read by a calling thread, not the io thread
   std::atomic<std::uint64_t> caller_turns{0};  // times a calling thread took the reading role
+  std::atomic<std::uint64_t> io_wakes{0};      // times the io thread was woken by the socket's watch
 };
 
 class Session : public std::enable_shared_from_this<Session> {

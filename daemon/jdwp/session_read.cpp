@@ -70,6 +70,7 @@ void Session::post_io_read() {
 void Session::io_read(bool from_wait) {
   epoll_event report{};
   (void)::epoll_wait(watch_fd_, &report, 1, 0);
+  if (from_wait) stats_.io_wakes++;
   {
     std::lock_guard lock(mutex_);
     if (from_wait) io_armed_ = false;

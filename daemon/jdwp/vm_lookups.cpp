@@ -156,6 +156,10 @@ util::Result<MLineTable::Reply> JdwpVm::line_table(ReferenceTypeId type, MethodI
 }
 
 util::Result<core::Frame> JdwpVm::resolve(const Location& location, Deadline deadline) {
+  // A location whose class and method are in the caches is resolved there, under the lock,
+  // with no copy of the class's method list or the method's line table (every frame of every
+  // stack read comes here).
+  if (auto cached = resolve_cached(location)) return std::move(*cached);
   core::Frame frame;
   auto sig = signature_of(location.class_id, deadline);
   if (!sig) return std::unexpected(sig.error());

@@ -108,6 +108,7 @@ util::Result<Framed> decode_packet(ByteView bytes, std::size_t max_size) {
 
 Bytes encode_packet(const Packet& p) {
   Writer w(IdSizes{});
+  w.reserve(header_size + p.data.size());
   w.be(header_size + p.data.size(), 4);
   w.be(p.id, 4);
   w.u8(p.flags);
@@ -124,7 +125,9 @@ Bytes encode_packet(const Packet& p) {
 // ---- Writer -------------------------------------------------------------------------------
 
 void Writer::be(std::uint64_t v, int n) {
-  for (int i = n - 1; i >= 0; --i) out_.push_back(static_cast<std::uint8_t>(v >> (8 * i)));
+  std::uint8_t bytes[8];
+  for (int i = 0; i < n; ++i) bytes[i] = static_cast<std::uint8_t>(v >> (8 * (n - 1 - i)));
+  out_.insert(out_.end(), bytes, bytes + n);
 }
 
 void Writer::put(const std::string& s) {

@@ -149,6 +149,7 @@ class Writer {
   explicit Writer(const IdSizes& sizes) : sizes_(sizes) {}
   Bytes take() { return std::move(out_); }
   const IdSizes& sizes() const { return sizes_; }
+  void reserve(std::size_t n) { out_.reserve(n); }
 
   void u8(std::uint8_t v) { out_.push_back(v); }
   void be(std::uint64_t v, int n);
