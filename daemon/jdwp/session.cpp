@@ -44,6 +44,22 @@ int private_watch(int fd) {
   ::close(set);
   return -1;
 }
+// A reading caller's wait set: `socket` and `wake` for input, level-triggered; -1 if it
+// cannot be made.
+int reader_set(int socket, int wake) {
+  if (socket < 0 || wake < 0) return -1;
+  const int set = ::epoll_create1(EPOLL_CLOEXEC);
+  if (set < 0) return -1;
+  epoll_event ev{};
+  ev.events = EPOLLIN | EPOLLRDHUP;
+  ev.data.fd = socket;
+  epoll_event woken{};
+  woken.events = EPOLLIN;
+  woken.data.fd = wake;
+  if (::epoll_ctl(set, EPOLL_CTL_ADD, socket, &ev) == 0 && ::epoll_ctl(set, EPOLL_CTL_ADD, wake, &woken) == 0) return set;
+  ::close(set);
+  return -1;
+}
 }  // namespace
 
 Session::Session(asio::ip::tcp::socket socket, SessionOptions options)
@@ -56,6 +72,7 @@ Session::Session(asio::ip::tcp::socket socket, SessionOptions options)
   socket_.set_option(asio::ip::tcp::no_delay(true), ec);
   fd_ = socket_.native_handle();
   wake_fd_ = ::eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+  reader_set_ = reader_set(fd_, wake_fd_);
   watch_fd_ = private_watch(fd_);
   if (watch_fd_ >= 0) watch_ = std::make_unique<asio::posix::stream_descriptor>(socket_.get_executor(), watch_fd_);
   const int write_fd = private_watch(fd_);
@@ -67,6 +84,7 @@ Session::~Session() {
   if (socket_.is_open()) socket_.close(ec);
   else if (fd_ >= 0) ::close(fd_);  // released from asio after the handshake
   if (wake_fd_ >= 0) ::close(wake_fd_);
+  if (reader_set_ >= 0) ::close(reader_set_);
 }
 
 IdSizes Session::id_sizes() const {
@@ -90,7 +108,7 @@ void Session::start(Clock::time_point deadline, StartHandler done) {
 }
 
 void Session::do_handshake(Clock::time_point deadline, StartHandler done) {
-  if (!watch_ || !write_watch_ || wake_fd_ < 0) {
+  if (!watch_ || !write_watch_ || wake_fd_ < 0 || reader_set_ < 0) {
     shutdown("cannot make the reader's descriptors (epoll, eventfd)");
     return done(util::fail(Errc::io, close_reason_));
   }

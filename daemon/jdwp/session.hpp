@@ -20,7 +20,8 @@
 //     deadline), and gives the role back as soon as what it waits for has come. While
 //     another caller reads, it sleeps as before and that reader wakes it; while the io
 //     thread reads (a short turn that never blocks) it waits for the turn to end and looks
-//     again. The io thread is the reader of last resort: it waits for readability and reads
+//     again. A reading caller waits in epoll_wait on a set of its own made once (the socket and
+//     the wake eventfd). The io thread is the reader of last resort: it waits for readability and reads
 //     (non-blocking) whenever no caller holds the role, so asynchronous waiters, flow
 //     control and disconnects work when nobody waits. It watches the socket through a
 //     private one-shot epoll set whose interest is on only while nobody holds the role: a
@@ -217,7 +218,10 @@ class Session : public std::enable_shared_from_this<Session> {
   // Touched only by the thread holding the reading role.
   Bytes inbox_;
   std::array<std::uint8_t, 64 * 1024> chunk_{};
-  int wake_fd_ = -1;  // eventfd in a reading caller's poll set
+  int wake_fd_ = -1;  // eventfd in a reading caller's wait set
+  // A reading caller's wait set (epoll, level-triggered): the socket and wake_fd_, made
+  // once, so a caller's wait costs one epoll_wait and no per-call registration as poll()'s.
+  int reader_set_ = -1;
   std::mutex out_mutex_;  // outbox_, writing_, the socket's close, the trace file
   std::deque<Bytes> outbox_;
   bool writing_ = false;

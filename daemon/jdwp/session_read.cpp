@@ -5,7 +5,6 @@
 #include <cstdint>
 #include <cstring>
 
-#include <poll.h>
 #include <sys/epoll.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -137,19 +136,23 @@ bool Session::read_until(const std::function<bool()>& done, Clock::time_point de
     const auto left = deadline - Clock::now();
     if (left <= Clock::duration::zero()) break;
     const auto ms = std::chrono::ceil<std::chrono::milliseconds>(left).count();
-    pollfd fds[2] = {{fd, POLLIN, 0}, {wake_fd_, POLLIN, 0}};
-    const int n = ::poll(fds, 2, static_cast<int>(std::min<std::int64_t>(ms, 60'000)));
+    epoll_event ready[2]{};
+    const int n = ::epoll_wait(reader_set_, ready, 2, static_cast<int>(std::min<std::int64_t>(ms, 60'000)));
     if (n < 0 && errno != EINTR) {
-      why = std::string("poll failed: ") + std::strerror(errno);
+      why = std::string("epoll_wait failed: ") + std::strerror(errno);
       lost = true;
       break;
     }
-    if (n <= 0) continue;
-    if (fds[1].revents != 0) {
-      std::uint64_t count = 0;
-      (void)!::read(wake_fd_, &count, sizeof count);
+    bool readable = false;
+    for (int i = 0; i < n; ++i) {
+      if (ready[i].data.fd == fd) {
+        readable = true;
+      } else {
+        std::uint64_t count = 0;
+        (void)!::read(wake_fd_, &count, sizeof count);
+      }
     }
-    if (fds[0].revents == 0) continue;
+    if (!readable) continue;
     const Got got = receive(why);
     if (got == Got::would_block) continue;
     if (got == Got::ended || !dispatch_inbox(true, why)) {
