@@ -376,7 +376,7 @@ void Session::shutdown(const std::string& reason) {
     std::lock_guard lock(pending_mutex_);
     close_reason_ = "VM session ended: " + reason;
     closed_ = true;
-    // Shut down, not closed: a caller may be in poll() on the descriptor (the EOF wakes
+    // Shut down, not closed: a caller may be waiting on the descriptor (the EOF wakes
     // it); the descriptor is closed with the session. cancel() ends the strand's waits.
     boost::system::error_code ec;
     if (fd_ >= 0) ::shutdown(fd_, SHUT_RDWR);

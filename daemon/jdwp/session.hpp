@@ -10,13 +10,13 @@
 //     for the handshake; then the session takes its descriptor (release()), because asio's
 //     reactor watches every socket it owns for input, edge-triggered, and would wake the io
 //     thread for every packet a caller reads. From then on the socket is read and written
-//     with send/recv/poll on the descriptor, and the io thread learns of it only through two
+//     with send/recv/epoll on the descriptor, and the io thread learns of it only through two
 //     private epoll sets (reading below; room to write while a write waits, one-shot).
 //     Calls on asio objects (waits, cancel) are made under mutex_.
 //     Handlers are never called with a lock held (a handler may call back into the session).
 //   * One reader at a time, and it may be any thread (leader/follower). A caller about to
 //     block for something only the socket brings (read_until: a reply, an event) takes the
-//     reading role if nobody holds it, reads the socket itself (poll + recv, its own
+//     reading role if nobody holds it, reads the socket itself (epoll_wait + recv, its own
 //     deadline), and gives the role back as soon as what it waits for has come. While
 //     another caller reads, it sleeps as before and that reader wakes it; while the io
 //     thread reads (a short turn that never blocks) it waits for the turn to end and looks
@@ -36,7 +36,7 @@
 //     truncated data) is dropped and counted; the session goes on.
 //   * Something completed off the reading thread (a waiter's timer, a delivery from the
 //     strand, JdwpVm's pump) is followed by wake_reader(), which makes a reading caller
-//     look at its condition again (an eventfd in its poll set).
+//     look at its condition again (an eventfd in its wait set).
 //   * Every request has a deadline; a late reply is dropped.
 //   * Fast path (submit): a caller thread registers its request and writes the packet to
 //     the socket itself when nothing else is queued (non-blocking send under the write
@@ -55,7 +55,7 @@
 //     Errc::disconnected; queued event sets are still handed out, then event waiters fail
 //     with Errc::disconnected too. Nothing is retried. The end runs on the strand (a caller
 //     that reads the EOF posts it); the socket is shut down at once, and its descriptor is
-//     closed only with the session, so a caller still in poll() never sees it reused.
+//     closed only with the session, so a caller still waiting on it never sees it reused.
 //   * Wire trace: with `trace_path` set, every packet in both directions is appended in
 //     the format of wire_log.hpp (the format the codec tests read), whoever reads it.
 #include <array>

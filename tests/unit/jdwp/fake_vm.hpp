@@ -98,7 +98,7 @@ inline std::unique_ptr<Client> connect(FakeVm& vm, SessionOptions options = {}) 
 
 
 // Blocks until a calling thread has taken the reading role `turns` times in all (the
-// session counts it when it takes the role, before it polls): what is sent after this is
+// session counts it when it takes the role, before it waits): what is sent after this is
 // read by that caller. `stats` is set by the test once connected; the test joins the fake
 // before its client goes (FakeVm::join).
 inline void wait_for_reading_caller(const std::atomic<const SessionStats*>& stats, std::uint64_t turns = 1) {

@@ -167,7 +167,7 @@ TEST_CASE("wake_reader makes a reading caller look at its condition again", "[jd
   bool read = false;
   std::thread t([&] { read = client->read_until([&] { return flag.load(); }, Clock::now() + 120s); });
   while (client->stats().caller_turns == 0) std::this_thread::sleep_for(1ms);
-  flag = true;  // nothing comes on the socket: only the wake ends the poll
+  flag = true;  // nothing comes on the socket: only the wake ends the wait
   client->wake_reader();
   t.join();
   CHECK(read);
