@@ -265,6 +265,7 @@ TEST_CASE("the io thread is not woken by the packets callers read", "[jdwp][sess
   REQUIRE(started.get_future().get());
   stats = &session->stats();
   const long before = io_thread_switches(io);
+  const std::uint64_t watch_wakes_before = session->stats().io_wakes;
   for (std::uint64_t i = 1; i <= rounds; ++i) {
     std::atomic<bool> replied{false};
     session->submit(Command::ArrayReference_Length, encode(ArLength::Request{ObjectId{1}}, IdSizes{}),
@@ -277,6 +278,8 @@ TEST_CASE("the io thread is not woken by the packets callers read", "[jdwp][sess
   CHECK(session->stats().caller_reads == rounds);
   // One wake-up is the post that reads the count; before the change it was one per reply.
   CHECK(woken < static_cast<long>(rounds) / 4);
+  // The socket's watch was off during every caller's turn, and nothing came between turns.
+  CHECK(session->stats().io_wakes == watch_wakes_before);
   session->close();
   work.reset();
   io_thread.join();
