@@ -7,25 +7,12 @@
 #include <cstdlib>
 #include <string>
 
-#include <sys/resource.h>
-
 #include "jdwp/launch.hpp"
+#include "usage.hpp"
 
 using namespace flakescan;
-
-namespace {
-// This process's CPU time (every thread, user + system) and voluntary context switches.
-struct Usage {
-  double cpu_s = 0;
-  long switches = 0;
-};
-Usage usage() {
-  rusage r{};
-  getrusage(RUSAGE_SELF, &r);
-  auto s = [](timeval t) { return t.tv_sec + t.tv_usec / 1e6; };
-  return {s(r.ru_utime) + s(r.ru_stime), r.ru_nvcsw};
-}
-}  // namespace
+using bench::Usage;
+using bench::usage;
 
 int main(int argc, char** argv) {
   const int calls = argc > 1 ? std::atoi(argv[1]) : 20000;

@@ -8,7 +8,6 @@
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
-#include <sys/resource.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -21,6 +20,7 @@
 #include "jdwp/codec.hpp"
 #include "jdwp/launch.hpp"
 #include "util/process.hpp"
+#include "usage.hpp"
 
 using namespace flakescan;
 using namespace flakescan::jdwp;
@@ -176,7 +176,7 @@ int main(int argc, char** argv) {
 
   int hits = 0;
   std::chrono::steady_clock::time_point start;
-  rusage at_start{};
+  bench::Usage at_start;
   for (bool done = false; !done;) {
     for (const auto& e : w.next_event(early).events) {
       if (e.kind == EventKind::vm_death) done = true;
@@ -202,20 +202,15 @@ int main(int argc, char** argv) {
       }
       if (++hits == warmup) {
         start = std::chrono::steady_clock::now();
-        getrusage(RUSAGE_SELF, &at_start);
+        at_start = bench::usage();
       }
     }
   }
-  rusage at_end{};
-  getrusage(RUSAGE_SELF, &at_end);
+  const bench::Usage at_end = bench::usage();
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   const int measured = hits - warmup;
-  auto cpu = [](const rusage& r) {
-    auto s = [](timeval t) { return t.tv_sec + t.tv_usec / 1e6; };
-    return s(r.ru_utime) + s(r.ru_stime);
-  };
-  std::fprintf(stderr, "floor per hit: own CPU %.1f us, %.2f voluntary switches\n", 1e6 * (cpu(at_end) - cpu(at_start)) / (hits - warmup),
-               double(at_end.ru_nvcsw - at_start.ru_nvcsw) / (hits - warmup));
+  std::fprintf(stderr, "floor per hit: own CPU %.1f us, %.2f voluntary switches\n", 1e6 * (at_end.cpu_s - at_start.cpu_s) / measured,
+               double(at_end.switches - at_start.switches) / measured);
   std::printf("floor hits=%d measured=%d seconds=%.3f events_per_s=%.0f\n", hits, measured, seconds, measured / seconds);
   ::close(w.fd);
   (void)child->wait(core::deadline_in(std::chrono::seconds(30)));
