@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cmath>
+#include <cstdio>
 #include <optional>
 #include <string>
 
@@ -185,6 +187,32 @@ core::Verdict check_other_runs(core::Verdict v, const RunIndex& runs) {
   auto failures = std::move(v.evidence.failures);
   v.evidence = seen.evidence;
   v.evidence.failures = std::move(failures);
+  return v;
+}
+
+std::string ruled_out_rate(int passing_executions) {
+  if (passing_executions < 1) return {};
+  const double percent = 100.0 * (1.0 - std::pow(0.05, 1.0 / passing_executions));
+  // Rounded up; the small epsilon keeps an exact tenth (or whole percent) where it is.
+  char text[32];
+  if (percent >= 10.0) std::snprintf(text, sizeof text, "%.0f %%", std::ceil(percent - 1e-9));
+  else std::snprintf(text, sizeof text, "%.1f %%", std::ceil(percent * 10.0 - 1e-9) / 10.0);
+  return text;
+}
+
+core::Verdict with_detection_bound(core::Verdict v, const RunIndex& runs) {
+  if (v.verdict != core::VerdictKind::not_flaky) return v;
+  int passed = 0;
+  for (const auto& place : runs.places(v.test)) {
+    const auto& run = *place.run;
+    if (changed_on_purpose(run) || place.pos >= run.report.results.size()) continue;
+    if (run.report.results[place.pos].outcome == core::Outcome::pass) ++passed;
+  }
+  if (passed < 1) return v;
+  const std::string n = std::to_string(passed);
+  v.evidence.details["passed_executions"] = n;
+  v.evidence.details["rules_out"] = "failing " + ruled_out_rate(passed) + " of executions or more, at 95 % confidence: a test " +
+                                    "that fails that often at random passes all " + n + " in under 5 % of scans";
   return v;
 }
 

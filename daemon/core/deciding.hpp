@@ -14,6 +14,7 @@
 // Runs that change the program on purpose (technique `repair` restoring a field, calling a
 // cleaner, or running a patched class) are recorded under intervention_technique and left
 // out: their outcome says what the change did, not what the order decides.
+#include <string>
 #include <vector>
 
 #include "core/run.hpp"
@@ -33,5 +34,19 @@ Verdict check_deciding(Verdict v, const std::vector<RecordedRun>& runs);
 // runs found are added to its counts. The same runs are left out as above (intervention,
 // shuffled, scheduled). Any other verdict is returned as it is.
 Verdict check_other_runs(Verdict v, const RunIndex& runs);
+
+// What a `not_flaky` verdict rules out. A test that fails a share p of its executions at random,
+// whatever ran before it, passes n of them with probability (1 - p)^n, so n passes rule out
+// every rate from 1 - 0.05^(1/n) up at 95 % confidence (n = 21: 13.3 %). The verdict gets n,
+// its passing executions in the scan's runs whatever technique made them (the runs left out
+// above are left out here too), as `details.passed_executions`, and that rate as
+// `details.rules_out`, so a reader sees what the scan could not have missed and what more runs
+// would buy. It says nothing of an order the scan never ran. Any other verdict, or one with
+// no such execution, is returned as it is.
+Verdict with_detection_bound(Verdict v, const RunIndex& runs);
+// The rate n passing executions rule out at 95 % confidence, in percent, rounded up (to a
+// whole percent from 10 % up, else to a tenth), so that the claim never says more than the
+// runs: "14 %" for n = 21. Empty for n < 1.
+std::string ruled_out_rate(int passing_executions);
 
 }  // namespace flakescan::core

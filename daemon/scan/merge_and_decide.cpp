@@ -35,9 +35,12 @@ std::vector<core::Verdict> decide_verdicts(const std::vector<std::string>& tests
       verdicts.push_back(could_not_run(test, "no technique reached this test"));
       continue;
     }
-    core::Verdict v =
-        scan_runs ? core::check_other_runs(core::check_deciding(it->second, scan_runs->runs()), *scan_runs) : it->second;
-    verdicts.push_back(core::honest_verdict(std::move(v)));
+    if (!scan_runs) {
+      verdicts.push_back(core::honest_verdict(it->second));
+      continue;
+    }
+    core::Verdict v = core::check_other_runs(core::check_deciding(it->second, scan_runs->runs()), *scan_runs);
+    verdicts.push_back(core::with_detection_bound(core::honest_verdict(std::move(v)), *scan_runs));
   }
   return verdicts;
 }

@@ -6,7 +6,9 @@
 // each order or NIO finding is then checked against every stored run of the scan
 // (core::check_deciding), the test's outcomes in runs made for other tests are taken in
 // (core::check_other_runs), and the verdict is made to agree with its runs
-// (core::honest_verdict: a test seen to fail is never `not_flaky`).
+// (core::honest_verdict: a test seen to fail is never `not_flaky`); a `not_flaky` verdict then
+// says how many executions it passed and what failure rate they rule out
+// (core::with_detection_bound).
 #include <map>
 #include <string>
 #include <vector>

@@ -33,6 +33,11 @@ TEST_CASE("the CLI scans through a running daemon and writes the verdict file", 
   json file = json::parse(in);
   CHECK(file["verdicts"].size() == 3);
   std::string scan = file["scan"]["id"];
+  // A not_flaky verdict says what its passes rule out, and the summary says it for the weakest.
+  for (const auto& v : file["verdicts"])
+    if (v["test"] == "demo.basic.MathTest#adds") CHECK(v["evidence"]["details"]["passed_executions"] == "3");
+  CHECK_THAT(r.out, Catch::Contains("not flaky: each passed at least 3 executions, which rules out failing 64 % of executions or "
+                                    "more at 95 % confidence"));
 
   auto replay = run_cli({"replay", "--daemon", daemon.url(), "--verdicts", out_file.string(), "--test",
                      "demo.basic.ConfigTest#readsLoadedConfig", "--runs", "1"});

@@ -237,3 +237,37 @@ TEST_CASE("deciding: other runs change nothing when they agree, or when they cha
   const std::vector<core::RecordedRun> failed{recorded_run(9, {"p.T#m"}, {Outcome::fail})};
   CHECK(core::check_other_runs(flaky, core::RunIndex(failed)).runs.failed == 1);
 }
+
+TEST_CASE("deciding: the failure rate n passing executions rule out, rounded up", "[scan][deciding]") {
+  // 1 - 0.05^(1/n): the rate at which a test passes all n executions in 5 % of scans.
+  CHECK(core::ruled_out_rate(0).empty());
+  CHECK(core::ruled_out_rate(1) == "95 %");
+  CHECK(core::ruled_out_rate(3) == "64 %");    // 63.2 %
+  CHECK(core::ruled_out_rate(21) == "14 %");   // 13.3 %: the nightly suite scan's 20 rounds
+  CHECK(core::ruled_out_rate(28) == "11 %");   // 10.1 %
+  CHECK(core::ruled_out_rate(29) == "9.9 %");  // 9.81 %
+  CHECK(core::ruled_out_rate(59) == "5.0 %");  // 4.95 %
+  CHECK(core::ruled_out_rate(300) == "1.0 %"); // 0.994 %
+}
+
+TEST_CASE("deciding: a not_flaky verdict says how many executions it passed and what they rule out", "[scan][deciding]") {
+  // Passes in any technique's runs count, each execution of a run (a test run twice in one
+  // JVM counts twice); skips, runs that change the JDK on purpose and other tests do not.
+  auto shuffled = recorded_run(3, {"p.T#m"}, {Outcome::pass});
+  shuffled.spec.shuffle = core::ShuffleSpec{.seed = 7};
+  auto other = recorded_run(5, {"p.U#x", "p.T#m"}, {Outcome::pass, Outcome::pass});
+  other.spec.technique = "order";
+  std::vector<core::RecordedRun> runs{recorded_run(1, {"p.T#m", "p.T#m"}, {Outcome::pass, Outcome::pass}), recorded_run(2, {"p.T#m"}, {Outcome::skipped}),
+                                      shuffled, recorded_run(4, {"p.U#x"}, {Outcome::pass}), other};
+  const core::RunIndex index(runs);
+  auto v = core::with_detection_bound(counted(core::VerdictKind::not_flaky, 3, 0), index);
+  CHECK(v.evidence.details.at("passed_executions") == "3");
+  CHECK(v.evidence.details.at("rules_out") ==
+        "failing 64 % of executions or more, at 95 % confidence: a test that fails that often at random passes all 3 in under 5 % of scans");
+  CHECK(v.evidence.reason == "what the technique said");
+  // Only not_flaky verdicts say it, and only after a pass.
+  for (auto kind : {core::VerdictKind::flaky, core::VerdictKind::failing, core::VerdictKind::skipped})
+    CHECK(core::with_detection_bound(counted(kind, 1, 1), index).evidence.details.empty());
+  const std::vector<core::RecordedRun> skipped{recorded_run(1, {"p.T#m"}, {Outcome::skipped})};
+  CHECK(core::with_detection_bound(counted(core::VerdictKind::not_flaky, 0, 0), core::RunIndex(skipped)).evidence.details.empty());
+}
