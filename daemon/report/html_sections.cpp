@@ -263,6 +263,8 @@ std::string test_section_html(const LocatedEntry& le, std::size_t index, const L
   if (!v.technique.empty()) facts += " · decided by " + escape(v.technique);
   out += "<p class=\"facts\">" + facts + "</p>";
   if (!v.evidence.reason.empty()) out += "<p class=\"reason\">" + escape(v.evidence.reason) + "</p>";
+  if (auto it = v.evidence.details.find("rules_out"); it != v.evidence.details.end() && v.verdict == core::VerdictKind::not_flaky)
+    out += "<p class=\"facts\">Rules out " + escape(it->second) + "</p>";
   if (!links.test_page_prefix.empty())
     out += "<p><a href=\"" + escape(test_href(le, index, links)) + "\">This test on its own page</a></p>";
   const bool quiet = v.verdict == core::VerdictKind::not_flaky;

@@ -1,5 +1,7 @@
+#include <cstdlib>
 #include <functional>
 
+#include "core/deciding.hpp"
 #include "report/report.hpp"
 #include "report/text.hpp"
 
@@ -114,7 +116,12 @@ std::string render_summary(const Report& report) {
                        [](const core::Verdict& v) { return markdown_cell(v.evidence.reason); }) + "\n";
   if (clean > 0)
     out += folded_list(report, core::VerdictKind::not_flaky, std::to_string(clean) + " not flaky",
-                       [](const core::Verdict& v) { return runs_failed_phrase(v.runs); });
+                       [](const core::Verdict& v) {
+                         auto it = v.evidence.details.find("passed_executions");
+                         if (it == v.evidence.details.end()) return runs_failed_phrase(v.runs);
+                         return runs_failed_phrase(v.runs) + "; " + markdown_cell(it->second) + " passing executions rule out failing " +
+                                core::ruled_out_rate(std::atoi(it->second.c_str())) + " of them or more (95 % confidence)";
+                       });
   return out;
 }
 

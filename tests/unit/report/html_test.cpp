@@ -244,3 +244,9 @@ TEST_CASE("an implementation-dependent verdict: the API, the line that reads the
                               .not_deciding = "passed under its seed again"}};
   CHECK(render_html(r).find("<h4>Unspecified order</h4>") == std::string::npos);
 }
+
+TEST_CASE("a not-flaky test's section says what its passes rule out, when its verdict says it", "[report][html]") {
+  auto locator = testing::fixture_locator();
+  auto page = render_html(testing::fixture_report("verdicts_clean.json", locator));
+  CHECK(count_of(page, "<p class=\"facts\">Rules out failing 46 % of executions or more, at 95 % confidence") == 1);
+}
