@@ -200,6 +200,18 @@ std::string ruled_out_rate(int passing_executions) {
   return text;
 }
 
+std::string rules_out_summary(int fewest, int counted, int total) {
+  if (fewest < 1 || counted < 1) return {};
+  const std::string executions = fewest == 1 ? "1 execution" : std::to_string(fewest) + " executions";
+  const bool all = counted >= total;
+  std::string line = "not flaky: " + (all ? "each passed at least " + executions
+                                          : std::to_string(counted) + " of the " + std::to_string(total) + " passed at least " +
+                                                executions + " each");
+  line += ", which rules out failing " + ruled_out_rate(fewest) + " of executions or more at 95 % confidence (more --runs lower it)";
+  if (!all) line += "; the others ran only in runs that change the schedule, the JDK or the program on purpose, which rule out no rate";
+  return line;
+}
+
 core::Verdict with_detection_bound(core::Verdict v, const RunIndex& runs) {
   if (v.verdict != core::VerdictKind::not_flaky) return v;
   int passed = 0;
@@ -209,10 +221,11 @@ core::Verdict with_detection_bound(core::Verdict v, const RunIndex& runs) {
     if (run.report.results[place.pos].outcome == core::Outcome::pass) ++passed;
   }
   if (passed < 1) return v;
-  const std::string n = std::to_string(passed);
-  v.evidence.details["passed_executions"] = n;
+  v.evidence.details["passed_executions"] = std::to_string(passed);
   v.evidence.details["rules_out"] = "failing " + ruled_out_rate(passed) + " of executions or more, at 95 % confidence: a test " +
-                                    "that fails that often at random passes all " + n + " in under 5 % of scans";
+                                    "that fails that often at random passes " +
+                                    (passed == 1 ? std::string("one execution") : "all " + std::to_string(passed)) +
+                                    " in at most 5 % of scans";
   return v;
 }
 

@@ -48,5 +48,9 @@ Verdict with_detection_bound(Verdict v, const RunIndex& runs);
 // whole percent from 10 % up, else to a tenth), so that the claim never says more than the
 // runs: "14 %" for n = 21. Empty for n < 1.
 std::string ruled_out_rate(int passing_executions);
+// The summary's line for a scan's `not_flaky` verdicts: `counted` of the `total` have
+// `details.passed_executions`, the fewest `fewest`; the rest ran only in runs left out above,
+// and the line says so rather than "each". Empty when none is counted.
+std::string rules_out_summary(int fewest, int counted, int total);
 
 }  // namespace flakescan::core

@@ -119,8 +119,10 @@ std::string render_summary(const Report& report) {
                        [](const core::Verdict& v) {
                          auto it = v.evidence.details.find("passed_executions");
                          if (it == v.evidence.details.end()) return runs_failed_phrase(v.runs);
-                         return runs_failed_phrase(v.runs) + "; " + markdown_cell(it->second) + " passing executions rule out failing " +
-                                core::ruled_out_rate(std::atoi(it->second.c_str())) + " of them or more (95 % confidence)";
+                         const int passed = std::atoi(it->second.c_str());
+                         return runs_failed_phrase(v.runs) + "; " +
+                                (passed == 1 ? std::string("1 passing execution rules out") : std::to_string(passed) + " passing executions rule out") +
+                                " failing " + core::ruled_out_rate(passed) + " of them or more (95 % confidence)";
                        });
   return out;
 }

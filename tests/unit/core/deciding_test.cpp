@@ -263,11 +263,31 @@ TEST_CASE("deciding: a not_flaky verdict says how many executions it passed and 
   auto v = core::with_detection_bound(counted(core::VerdictKind::not_flaky, 3, 0), index);
   CHECK(v.evidence.details.at("passed_executions") == "3");
   CHECK(v.evidence.details.at("rules_out") ==
-        "failing 64 % of executions or more, at 95 % confidence: a test that fails that often at random passes all 3 in under 5 % of scans");
+        "failing 64 % of executions or more, at 95 % confidence: a test that fails that often at random passes all 3 in at most 5 % of scans");
   CHECK(v.evidence.reason == "what the technique said");
   // Only not_flaky verdicts say it, and only after a pass.
   for (auto kind : {core::VerdictKind::flaky, core::VerdictKind::failing, core::VerdictKind::skipped})
     CHECK(core::with_detection_bound(counted(kind, 1, 1), index).evidence.details.empty());
   const std::vector<core::RecordedRun> skipped{recorded_run(1, {"p.T#m"}, {Outcome::skipped})};
   CHECK(core::with_detection_bound(counted(core::VerdictKind::not_flaky, 0, 0), core::RunIndex(skipped)).evidence.details.empty());
+}
+
+TEST_CASE("deciding: the summary's line for not_flaky verdicts says 'each' only when each has a count", "[scan][deciding]") {
+  CHECK(core::rules_out_summary(21, 96, 96) ==
+        "not flaky: each passed at least 21 executions, which rules out failing 14 % of executions or more at 95 % confidence "
+        "(more --runs lower it)");
+  // A scan with technique threads: its tests' own runs are scheduled, and count for nothing here.
+  CHECK(core::rules_out_summary(1, 10, 12) ==
+        "not flaky: 10 of the 12 passed at least 1 execution each, which rules out failing 95 % of executions or more at 95 % "
+        "confidence (more --runs lower it); the others ran only in runs that change the schedule, the JDK or the program on "
+        "purpose, which rule out no rate");
+  CHECK(core::rules_out_summary(0, 0, 12).empty());
+}
+
+TEST_CASE("deciding: one passing execution is said as one", "[scan][deciding]") {
+  const std::vector<core::RecordedRun> runs{recorded_run(1, {"p.T#m"}, {Outcome::pass})};
+  auto v = core::with_detection_bound(counted(core::VerdictKind::not_flaky, 1, 0), core::RunIndex(runs));
+  CHECK(v.evidence.details.at("rules_out") ==
+        "failing 95 % of executions or more, at 95 % confidence: a test that fails that often at random passes one execution in "
+        "at most 5 % of scans");
 }
