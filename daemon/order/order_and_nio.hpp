@@ -47,6 +47,15 @@ struct OrderOptions {
   // fields being the usual place: minimisation first tries the writers among the tests before
   // the suspect, alone, and delta-debugs those when they give the outcome (else all of them).
   std::set<std::string> writers;
+  // A candidate that already passed confirm_reruns + 1 runs alone (a victim by the runs handed
+  // over) has its failing order confirmed by its minimal order instead: no reruns of the
+  // failing order before minimisation, and the minimal order is rerun confirm_reruns times as
+  // always. Only when the minimal order does not confirm is the failing order rerun, to tell an
+  // order-dependent test without a named polluter from one that is not order-dependent.
+  // Technique `suite` asks for it: its failing order already failed twice (in a round, and again
+  // when `suite` ran it), so the reruns before minimisation mostly repeat what the minimal
+  // order's reruns show.
+  bool confirm_by_minimal_order = false;
 };
 
 util::Result<std::vector<core::Verdict>> detect_order_dependent(const core::TechniqueInput& input, core::RunLog& log,

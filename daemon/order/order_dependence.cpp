@@ -43,6 +43,9 @@ struct Finding {
   size_t detected_in = 0;             // history index of the first failing run seen
   int minimisation_probes = 0;
   bool minimal = false;
+  // Order-dependent by the runs alone handed over, its failing order not rerun yet: the minimal
+  // order's reruns confirm it (OrderOptions::confirm_by_minimal_order).
+  bool confirmed_by_minimal_order = false;
   std::string reason;
 };
 
@@ -615,10 +618,21 @@ class OrderDetector {
   // Phase 2: rerun each distinct failing order; order-dependent only if it fails every time.
   // Runs of exactly that order made before (a test that failed alone in each of its runs
   // alone handed over by suite) count as its reruns: only the rest are made.
-  util::Result<void> confirm(const std::vector<std::string>& batch) {
+  // With `defer`, a candidate that passed every run alone is left to its minimal order
+  // (OrderOptions::confirm_by_minimal_order).
+  util::Result<void> confirm(const std::vector<std::string>& batch, bool defer = true) {
     if (batch.empty()) return {};
     std::map<size_t, std::vector<std::string>> by_run;  // failing run -> candidates
-    for (const auto& t : batch) by_run[s_.findings[t].detected_in].push_back(t);
+    for (const auto& t : batch) {
+      if (defer && passed_every_run_alone(t)) {
+        Finding& f = s_.findings[t];
+        f.kind = Finding::Kind::order_dependent;
+        f.confirmed_by_minimal_order = true;
+        f.reason = "failed in " + s_.runner.at(f.detected_in).spec.purpose + ", to be confirmed by its minimal order";
+        continue;
+      }
+      by_run[s_.findings[t].detected_in].push_back(t);
+    }
     std::map<size_t, std::vector<size_t>> reruns_of;  // failing run -> the history's reruns of its order
     std::vector<core::RunSpec> specs;
     std::vector<size_t> source;
@@ -654,6 +668,7 @@ class OrderDetector {
     }
     for (const auto& t : batch) {
       Finding& f = s_.findings[t];
+      if (f.confirmed_by_minimal_order) continue;
       size_t r = f.detected_in;
       size_t pos = position_of(s_.runner.at(r).spec, t);
       int fails = 0, reruns = 0;
@@ -682,6 +697,21 @@ class OrderDetector {
       }
     }
     return {};
+  }
+  // With OrderOptions::confirm_by_minimal_order: whether `test` passed every one of at least
+  // confirm_reruns + 1 runs alone among the runs so far (phase 3 then makes it a victim
+  // without a run).
+  bool passed_every_run_alone(const std::string& test) const {
+    if (!s_.options.confirm_by_minimal_order) return false;
+    size_t passed = 0;
+    for (size_t r = 0; r < s_.runner.history().size(); ++r) {
+      const auto& run = s_.runner.at(r);
+      if (run.spec.tests.empty() || run.spec.tests[0] != test) continue;
+      const auto o = run.report.outcome_at(0);
+      if (core::is_failure(o)) return false;
+      if (o == Outcome::pass) ++passed;
+    }
+    return passed >= size_t(s_.options.confirm_reruns) + 1;
   }
   // Phase 3: each order-dependent candidate alone in a fresh JVM, confirm_reruns + 1 times
   // (reusing runs where it was first), then victim (passes every time alone) or brittle
@@ -755,9 +785,24 @@ class OrderDetector {
     if (auto r = classify(batch); !r) return r;
     for (const auto& test : batch) {
       Finding& f = s_.findings[test];
+      const size_t said_before = f.reason.size();
       if (f.kind == Finding::Kind::victim || f.kind == Finding::Kind::brittle)
         if (auto r = Minimiser(s_).minimise(test, f); !r) return r;
+      if (auto r = confirm_failing_order_after_all(test, f, said_before); !r) return r;
     }
+    return {};
+  }
+  // A candidate whose minimal order was to confirm its failing order and did not (no polluter
+  // named): its failing order is rerun now, as phase 2 would have, to tell order-dependent
+  // from not. What the minimal order's reruns showed stays in the reason.
+  // `said_before`: the length of its reason before minimisation.
+  util::Result<void> confirm_failing_order_after_all(const std::string& test, Finding& f, size_t said_before) {
+    if (!f.confirmed_by_minimal_order) return {};
+    f.confirmed_by_minimal_order = false;
+    if (f.kind == Finding::Kind::victim) return {};  // confirmed by its minimal order
+    const std::string minimal_said = f.reason.substr(std::min(said_before, f.reason.size()));
+    if (auto r = confirm({test}, false); !r) return r;
+    if (f.kind == Finding::Kind::order_dependent) f.reason += minimal_said;
     return {};
   }
   const core::TechniqueInput& input_;

@@ -65,9 +65,14 @@ bool killed_without_outcome(const core::RecordedRun& run, const std::string& tes
 
 // Runs `specs`: with a JVM per run, the first hang_runs rounds first; a test whose every run
 // of them was killed at the deadline gets no more. `hung`: those tests, with the runs not made.
+// With options.enough, the first options.enough_after runs come first, and none after them
+// when it answers (`enough`: its answer).
 util::Result<std::vector<core::RecordedRun>> run_until_hung(const core::TechniqueInput& input, std::vector<core::RunSpec> specs,
-                                                              core::RunLog& runs, std::map<std::string, int>& hung) {
-  const std::size_t first = input.fresh_jvm_per_run ? std::min(specs.size(), input.tests.size() * hang_runs) : specs.size();
+                                                              core::RunLog& runs, const RerunOptions& options,
+                                                              std::map<std::string, int>& hung, std::string& enough) {
+  std::size_t first = input.fresh_jvm_per_run ? std::min(specs.size(), input.tests.size() * hang_runs) : specs.size();
+  const bool ask = input.fresh_jvm_per_run && options.enough && options.enough_after > 0 && input.tests.size() == 1;
+  if (ask) first = std::min(first, std::size_t(options.enough_after));
   std::vector<core::RunSpec> rest(specs.begin() + long(first), specs.end());
   specs.resize(first);
   // With a JVM per run a run is about its test alone: it comes back as its first execution.
@@ -77,7 +82,12 @@ util::Result<std::vector<core::RecordedRun>> run_until_hung(const core::Techniqu
     return made;
   };
   runs.plan(int(specs.size()));
-  auto done = alone(runs.run_all(specs));
+  auto whole = runs.run_all(specs);
+  if (whole && ask && !rest.empty()) {
+    enough = options.enough(*whole);
+    if (!enough.empty()) return alone(std::move(whole));
+  }
+  auto done = alone(std::move(whole));
   if (!done || rest.empty()) return done;
   std::map<std::string, int> killed, made;
   for (const auto& run : *done)
@@ -102,7 +112,8 @@ util::Result<std::vector<core::RecordedRun>> run_until_hung(const core::Techniqu
 
 util::Result<std::vector<core::Verdict>> run_rerun(const core::TechniqueInput& input, core::RunLog& runs, const RerunOptions& options) {
   std::map<std::string, int> hung;
-  auto done = run_until_hung(input, rerun_specs(input, options), runs, hung);
+  std::string enough;
+  auto done = run_until_hung(input, rerun_specs(input, options), runs, options, hung, enough);
   if (!done) return std::unexpected(done.error());
   OutcomeTally tally;
   // Runs the budget left unmade (id 0, no results: the scan's time ran out) or never planned
@@ -126,6 +137,10 @@ util::Result<std::vector<core::Verdict>> run_rerun(const core::TechniqueInput& i
       v.evidence.details["runs_made"] = std::to_string(made[test]);
       v.evidence.reason += "; its first " + std::to_string(made[test]) + " runs were each killed at the run deadline, so the other " +
                            std::to_string(h->second) + " asked for were not made: they would hang too (--timeout-seconds gives each run more)";
+    } else if (made[test] < wanted && !enough.empty()) {
+      v.evidence.details["runs_wanted"] = std::to_string(wanted);
+      v.evidence.details["runs_made"] = std::to_string(made[test]);
+      v.evidence.reason += "; the other " + std::to_string(wanted - made[test]) + " asked for were not made: " + enough;
     } else if (made[test] < wanted) {
       v.evidence.details["runs_wanted"] = std::to_string(wanted);
       v.evidence.details["runs_made"] = std::to_string(made[test]);

@@ -5,6 +5,8 @@
 // a pass and a failure were observed, with those two runs as evidence. With a JVM per run, a
 // test whose first 3 runs were each killed at the run deadline with no outcome gets no more
 // runs: it hangs, and each further run would cost a whole deadline.
+#include <functional>
+#include <string>
 #include <vector>
 
 #include "core/technique.hpp"
@@ -19,6 +21,11 @@ struct RerunOptions {
   // ran alone, is counted and decides the verdict (first_execution); the others are left to
   // the caller.
   int executions_per_jvm = 1;
+  // With a JVM per run and one test: once `enough_after` of its runs are made, `enough` is asked
+  // with them whole (every execution, not only the first). A non-empty answer says why the
+  // others are not needed: they are not made, and the verdict says so with that answer.
+  int enough_after = 0;
+  std::function<std::string(const std::vector<core::RecordedRun>&)> enough;
 };
 
 util::Result<std::vector<core::Verdict>> run_rerun(const core::TechniqueInput& input, core::RunLog& runs,

@@ -168,6 +168,28 @@ std::string run_list(const std::vector<std::int64_t>& ids) {
   return out;
 }
 
+// Asked once the first kRunsAloneBeforeEnough runs alone are made: why the last one is not
+// needed, or empty. It is not when those runs already answer every question the runs alone are
+// for: a run that passed and one that failed alone, or one execution of it that failed in one
+// run and passed in the other (either way no order decides its outcome, so no order is
+// searched), and no NIO hit (technique nio wants all three runs for one). A victim, a brittle
+// test or a NIO test gets all three: `order` classifies with them.
+std::string enough_alone(const std::vector<core::RecordedRun>& runs) {
+  const RunsAlone r = runs_alone(runs);
+  if (r.hit) return {};
+  bool passed = false, failed = false;
+  for (const auto& run : runs) {
+    passed |= run.report.outcome_at(0) == core::Outcome::pass;
+    failed |= core::is_failure(run.report.outcome_at(0));
+  }
+  const std::string first = "its first " + std::to_string(runs.size()) + " runs alone already showed that ";
+  if (passed && failed) return first + "it passes and fails alone, so the tests before it do not decide its outcome";
+  if (r.both_at > 0)
+    return first + "the same order (itself, " + std::to_string(r.both_at) + (r.both_at == 1 ? " time" : " times") +
+           " before) gave both outcomes";
+  return {};
+}
+
 // Holds a slot for as long as it lives.
 struct Slot {
   explicit Slot(JvmSlots& slots) : slots(slots) { slots.acquire(); }
@@ -227,7 +249,9 @@ util::Result<core::Verdict> isolate(const Suspect& s, const core::TechniqueInput
   // others answer the NIO question (step 3) and whether one order gives both outcomes (step 2)
   // without runs of their own.
   const int executions = executions_alone(s);
-  auto alone = rerun::run_rerun(sub, lane, rerun::RerunOptions{.executions_per_jvm = executions});
+  auto alone = rerun::run_rerun(
+      sub, lane,
+      rerun::RerunOptions{.executions_per_jvm = executions, .enough_after = kRunsAloneBeforeEnough, .enough = enough_alone});
   if (!alone && cancelled(alone.error())) return std::unexpected(alone.error());
   bool passes_alone = false, fails_alone = false;
   std::vector<core::RecordedRun> alone_runs = lane.kept();
@@ -261,6 +285,7 @@ util::Result<core::Verdict> isolate(const Suspect& s, const core::TechniqueInput
       only_this.only = {s.test};
       only_this.max_cleaners = 1;
       only_this.writers = writers;
+      only_this.confirm_by_minimal_order = true;
       for (const auto& run : alone_runs) only_this.observed.push_back(rerun::first_execution(run));
       only_this.observed.push_back(std::move(*reproduced->run));
       auto found = order::detect_order_dependent(od, lane, only_this);

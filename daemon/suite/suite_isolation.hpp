@@ -3,8 +3,9 @@
 // lanes that let several suspects be isolated at the same time.
 //
 // A suspect, in one lane:
-//   1. alone in fresh JVMs (technique rerun, 3 runs), kExecutionsAlone times in a row in each
-//      (twice when the rounds saw it take longer than kQuickExecutionMs): the first execution
+//   1. alone in fresh JVMs (technique rerun, 3 runs, or 2 when those answer: below),
+//      kExecutionsAlone times in a row in each (twice when the rounds saw it take longer
+//      than kQuickExecutionMs): the first execution
 //      is the run alone (rerun::first_execution), the second is for step 3, all of them after
 //      the first for the check that ends step 2 before it starts;
 //   2. when it only passed alone (or only failed alone): the round order it failed (passed) in,
@@ -108,6 +109,10 @@ inline constexpr int kExecutionsAlone = 6;
 // Quick: no execution in the rounds took longer (so the extra executions cost at most about
 // 0.4 s a run alone, less than the JVM it runs in).
 inline constexpr double kQuickExecutionMs = 100;
+// Its third run alone is made only when the first two leave a question open (enough_alone in
+// suite_isolation.cpp): a random test whose two runs alone already showed that no order decides
+// its outcome costs two JVMs, not three.
+inline constexpr int kRunsAloneBeforeEnough = 2;
 
 struct Suspect {
   std::string test;

@@ -1,5 +1,7 @@
 #include <catch2/catch.hpp>
 
+#include <set>
+
 #include "order/order_and_nio.hpp"
 #include "support/order/fake_suite.hpp"
 #include "unit/order/verdict_checks.hpp"
@@ -458,4 +460,90 @@ TEST_CASE("order: minimising tries the static-state writers among the tests befo
   CHECK(writers <= 3);
   CHECK(writers < plain);
   CHECK(wrong == plain + 1);
+}
+
+namespace {
+
+// What technique suite hands over for `test` with confirm_by_minimal_order: its three runs alone
+// and an order it failed in; `order` then runs with only it in question. The runs made before
+// it started are counted in `before`.
+HandedOver hand_over_to_minimal(FakeRunLog& log, const std::string& test, std::vector<std::string> failing_order,
+                                std::set<std::string> writers = {}) {
+  std::vector<core::RecordedRun> observed;
+  for (int k = 0; k < 3; ++k) {
+    auto alone = log.run({.tests = {test}, .technique = "rerun"});
+    REQUIRE(alone);
+    REQUIRE(alone->report.outcome_at(0) == core::Outcome::pass);
+    observed.push_back(*alone);
+  }
+  auto failing = log.run({.tests = std::move(failing_order), .technique = "suite"});
+  REQUIRE(failing);
+  REQUIRE(core::is_failure(failing->report.outcome_at(failing->spec.tests.size() - 1)));
+  observed.push_back(*failing);
+  HandedOver out{*failing, log.runs(), {}};
+  order::OrderOptions options;
+  options.only = {test};
+  options.observed = observed;
+  options.writers = std::move(writers);
+  options.confirm_by_minimal_order = true;
+  auto verdicts = order::detect_order_dependent(input_for(failing->spec.tests), log, options);
+  REQUIRE(verdicts);
+  out.verdicts = std::move(*verdicts);
+  return out;
+}
+
+int runs_named(const FakeRunLog& log, int from, const std::string& start) {
+  int n = 0;
+  for (size_t i = size_t(from); i < log.made().size(); ++i) n += log.made()[i].spec.purpose.starts_with(start) ? 1 : 0;
+  return n;
+}
+
+}  // namespace
+
+TEST_CASE("order: a victim that passed its runs alone is confirmed by its minimal order, not its failing order too",
+          "[order][od]") {
+  FakeRunLog log(example_suite());
+  auto [failing, before, verdicts] = hand_over_to_minimal(log, "p.A#victim", {"p.G#g1", "p.C#polluter", "p.G#g2", "p.A#victim"});
+  const auto& v = verdict_of(verdicts, "p.A#victim");
+  INFO(v.evidence.reason);
+  CHECK(v.category == Category::order_dependent);
+  CHECK(v.evidence.role == "victim");
+  CHECK(v.evidence.reproducer == std::vector<std::string>{"p.C#polluter", "p.A#victim"});
+  CHECK(runs_named(log, before, "confirm 1: rerun of") == 0);  // the failing order is not rerun
+  CHECK(runs_named(log, before, "confirm") == 2);              // the minimal order is, twice
+  for (size_t i = size_t(before); i < log.made().size(); ++i)
+    if (log.made()[i].spec.purpose.starts_with("confirm")) CHECK(log.made()[i].spec.tests == v.evidence.reproducer);
+}
+
+TEST_CASE("order: when the minimal order does not confirm, the failing order is rerun after all", "[order][od]") {
+  using core::Outcome;
+  // p.T#t: 3 passes alone, a failure after p.A#a (handed over), a failure after p.A#a alone
+  // (the minimisation's probe of the one writer), then a pass in the minimal order's first
+  // confirmation. Then the failing order's two reruns: fail, fail (order-dependent, no
+  // polluter named) or pass (not order-dependent).
+  for (bool fails_again : {true, false}) {
+    FakeSuite suite;
+    suite.timed["p.T#t"] = {Outcome::pass, Outcome::pass, Outcome::pass, Outcome::fail, Outcome::fail, Outcome::pass,
+                            fails_again ? Outcome::fail : Outcome::pass, fails_again ? Outcome::fail : Outcome::pass};
+    FakeRunLog log(suite);
+    log.set_parallelism(1);
+    auto [failing, before, verdicts] = hand_over_to_minimal(log, "p.T#t", {"p.G#g1", "p.A#a", "p.G#g2", "p.T#t"}, {"p.A#a"});
+    const auto& v = verdict_of(verdicts, "p.T#t");
+    INFO(fails_again << ": " << v.evidence.reason);
+    CHECK(v.verdict == VerdictKind::flaky);
+    CHECK(v.evidence.role.empty());
+    CHECK(v.evidence.related.empty());
+    CHECK(runs_named(log, before, "confirm 1: reproduce p.T#t") == 1);  // it passed: no second
+    CHECK(runs_named(log, before, "confirm 1: rerun of") == 1);
+    CHECK(runs_named(log, before, "confirm 2: rerun of") == 1);
+    if (fails_again) {
+      CHECK(v.category == Category::order_dependent);
+      CHECK(v.evidence.reason.starts_with("failed again in 2 reruns of"));
+      CHECK(v.evidence.reason.find("; the order p.A#a, p.T#t gave the same outcome in 0 of 2 reruns, so no polluter is named") !=
+            std::string::npos);
+    } else {
+      CHECK(v.category == Category::unknown);
+      CHECK(v.evidence.reason.find("passed when the same order was rerun: flaky, but not order-dependent") != std::string::npos);
+    }
+  }
 }

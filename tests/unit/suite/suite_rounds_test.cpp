@@ -346,8 +346,16 @@ FakeSuite random_suite(const std::vector<core::Outcome>& alone) {
   return s;
 }
 
-// Its runs alone and nothing else: no order it failed in was run again, no NIO run.
-void check_only_runs_alone(const FakeRunLog& log, size_t executions) {
+// What the finding of its runs alone says.
+std::string alone_reason(const core::Verdict& v) {
+  for (const auto& f : v.findings)
+    if (f.technique == "suite (alone)") return f.evidence.reason;
+  FAIL("no finding of its runs alone");
+  return {};
+}
+
+// Its `runs` runs alone and nothing else: no order it failed in was run again, no NIO run.
+void check_only_runs_alone(const FakeRunLog& log, size_t executions, int runs) {
   int alone = 0;
   for (const auto& run : log.made()) {
     if (run.spec.purpose.starts_with("suite round")) continue;
@@ -356,20 +364,20 @@ void check_only_runs_alone(const FakeRunLog& log, size_t executions) {
     CHECK(run.spec.tests == std::vector<std::string>(executions, "p.T#random"));
     ++alone;
   }
-  CHECK(alone == 3);
+  CHECK(alone == runs);
 }
 
 }  // namespace
 
 namespace {
 
-// The scan where p.T#random passes every execution of its three runs alone but execution `at`
-// (0 = the first) of the second, and what every such scan must show: flaky, not
-// order-dependent, no order searched (its runs alone and nothing else). Its verdict.
-core::Verdict scan_failing_once_alone(size_t at) {
+// The scan where p.T#random passes every execution of its runs alone but execution `at` (0 =
+// the first) of run `run` (0 = the first), and what every such scan must show: flaky, not
+// order-dependent, no order searched: its `runs_alone` runs alone and nothing else. Its verdict.
+core::Verdict scan_failing_once_alone(size_t at, size_t run, int runs_alone) {
   using core::Outcome;
   std::vector<Outcome> alone(3 * suite::kExecutionsAlone, Outcome::pass);
-  alone[suite::kExecutionsAlone + at] = Outcome::fail;
+  alone[run * suite::kExecutionsAlone + at] = Outcome::fail;
   FakeRunLog log(random_suite(alone));
   log.set_parallelism(1);
   auto v = scan_random(log);
@@ -379,7 +387,7 @@ core::Verdict scan_failing_once_alone(size_t at) {
   CHECK(random.verdict == VerdictKind::flaky);
   CHECK_FALSE(has_category(random, Category::order_dependent));
   REQUIRE(random.evidence.details.count("order") == 1);
-  check_only_runs_alone(log, suite::kExecutionsAlone);
+  check_only_runs_alone(log, suite::kExecutionsAlone, runs_alone);
   return random;
 }
 
@@ -388,7 +396,8 @@ core::Verdict scan_failing_once_alone(size_t at) {
 TEST_CASE("suite: a suspect whose second execution alone failed once and passed once gets no order searched",
           "[suite][rounds]") {
   // Its three runs alone, each running it 6 times: all passed but the second execution of the second run.
-  const auto random = scan_failing_once_alone(1);
+  // Its second run alone passed, then failed: a NIO hit, so the third run is made too.
+  const auto random = scan_failing_once_alone(1, 1, 3);
   CHECK_FALSE(has_category(random, Category::nio));
   CHECK(random.evidence.details.at("order").starts_with("not searched: it passed every run alone"));
   CHECK(random.evidence.details.at("order").find("failed the second time in run") != std::string::npos);
@@ -399,11 +408,42 @@ TEST_CASE("suite: a suspect whose later execution alone failed once and passed t
   // Its first two executions passed in all three runs alone (no NIO hit, and before, an order
   // search); its fifth failed in the second run and passed in the others: the same order,
   // itself four times, gave both outcomes.
-  const auto random = scan_failing_once_alone(4);
+  const auto random = scan_failing_once_alone(4, 1, 2);
   const auto& order = random.evidence.details.at("order");
   INFO(order);
   CHECK(order.starts_with("not searched: it passed every run alone, but run 6 times in a row in a fresh JVM it failed its execution 5"));
   CHECK(random.evidence.details.at("nio").starts_with("not NIO"));
+}
+
+TEST_CASE("suite: a suspect whose two runs alone answer gets no third", "[suite][rounds]") {
+  // Its fourth execution failed in the first run alone and passed in the second: those two
+  // show that no order decides its outcome, and no NIO hit wants a third.
+  const auto random = scan_failing_once_alone(3, 0, 2);
+  CHECK(alone_reason(random).find("the other 1 asked for were not made: its first 2 runs alone already showed that the same "
+                                    "order (itself, 3 times before) gave both outcomes") != std::string::npos);
+  CHECK(random.evidence.details.at("order").find("its execution 4 in run") != std::string::npos);
+}
+
+TEST_CASE("suite: a suspect that passed one run alone and failed the other gets no third", "[suite][rounds]") {
+  using core::Outcome;
+  std::vector<Outcome> alone(3 * suite::kExecutionsAlone, Outcome::pass);
+  alone[0] = Outcome::fail;  // the first execution of the first run alone
+  FakeRunLog log(random_suite(alone));
+  log.set_parallelism(1);
+  auto v = scan_random(log);
+  const auto random = v["p.T#random"];
+  INFO(random.evidence.reason);
+  CHECK(random.verdict == VerdictKind::flaky);
+  CHECK_FALSE(has_category(random, Category::order_dependent));
+  CHECK(alone_reason(random).find("its first 2 runs alone already showed that it passes and fails alone") != std::string::npos);
+  CHECK(random.evidence.details.at("nio").starts_with("not NIO"));
+  check_only_runs_alone(log, suite::kExecutionsAlone, 2);
+}
+
+TEST_CASE("suite: a suspect whose first two runs alone agree gets its third, which answers", "[suite][rounds]") {
+  // Every execution of the first two runs passed; the third failed its fifth.
+  const auto random = scan_failing_once_alone(4, 2, 3);
+  CHECK(random.evidence.details.at("order").find("failed its execution 5 in run") != std::string::npos);
 }
 
 TEST_CASE("suite: a slow suspect runs twice in a row alone, and an order is searched when those agree", "[suite][rounds]") {
