@@ -432,6 +432,57 @@ const Member* ClassFile::find_method(std::string_view method_name, std::string_v
   return nullptr;
 }
 
+namespace {
+
+// Skips one element_value of an annotation (JVM spec 4.7.16.1); nested ones up to `depth`.
+void skip_element_value(Reader& r, int depth) {
+  const char tag = static_cast<char>(r.u1("element_value tag"));
+  switch (tag) {
+    case 'B': case 'C': case 'D': case 'F': case 'I': case 'J': case 'S': case 'Z': case 's': case 'c':
+      r.u2("element_value index");
+      return;
+    case 'e':
+      r.u2("enum type");
+      r.u2("enum constant");
+      return;
+    case '@':
+      if (depth <= 0) return r.fail("annotations nested too deep");
+      r.u2("annotation type");
+      for (std::uint16_t n = r.u2("element_value_pairs"); n > 0 && r.ok(); --n) {
+        r.u2("element name");
+        skip_element_value(r, depth - 1);
+      }
+      return;
+    case '[':
+      if (depth <= 0) return r.fail("arrays nested too deep");
+      for (std::uint16_t n = r.u2("array values"); n > 0 && r.ok(); --n) skip_element_value(r, depth - 1);
+      return;
+    default:
+      r.fail(std::string("element_value tag '") + tag + "'");
+  }
+}
+
+}  // namespace
+
+util::Result<std::vector<std::string>> annotation_types(const ClassFile& owner, const std::vector<Attribute>& attributes) {
+  std::vector<std::string> out;
+  for (const Attribute& a : attributes) {
+    if (a.name != "RuntimeVisibleAnnotations") continue;
+    Reader r(ByteView(a.info.data(), a.info.size()));
+    for (std::uint16_t n = r.u2("num_annotations"); n > 0 && r.ok(); --n) {
+      auto type = owner.utf8(r.u2("annotation type"));
+      if (!type) return std::unexpected(type.error());
+      out.emplace_back(*type);
+      for (std::uint16_t pairs = r.u2("element_value_pairs"); pairs > 0 && r.ok(); --pairs) {
+        r.u2("element name");
+        skip_element_value(r, 16);
+      }
+    }
+    if (!r.ok()) return std::unexpected(r.error());
+  }
+  return out;
+}
+
 util::Result<ClassFile> parse_class(ByteView data, const Limits& limits) {
   if (data.size() > limits.max_class_bytes)
     return util::fail(util::Errc::too_large, "class file of " + std::to_string(data.size()) + " bytes, limit " +

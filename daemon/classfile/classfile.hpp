@@ -162,6 +162,10 @@ struct ClassFile {
   const Member* find_method(std::string_view name, std::string_view descriptor = {}) const;
 };
 
+// The types of the annotations a class or member carries where the JVM keeps them at run time
+// (RuntimeVisibleAnnotations), as descriptors: "Lorg/junit/Before;". Errors: malformed.
+util::Result<std::vector<std::string>> annotation_types(const ClassFile& owner, const std::vector<Attribute>& attributes);
+
 struct Limits {
   std::size_t max_class_bytes = 64u << 20;  // bigger input: Errc::too_large
 };

@@ -10,19 +10,14 @@
 //   - calls one of the JDK's global setters (System.setProperty, clearProperty, setProperties,
 //     setOut, setErr, setIn; Locale.setDefault; TimeZone.setDefault),
 // or calls a method that does, in a class the lookup knows, up to `depth` calls away. A test
-// `pkg.Class#m` is its method `m` and the lambdas javac made of its body.
-#include <functional>
+// `pkg.Class#m` is its method `m` and the lambdas javac made of its body (call_reach.hpp).
 #include <set>
 #include <string>
 #include <vector>
 
-#include "classfile/classfile.hpp"
+#include "classfile/call_reach.hpp"
 
 namespace flakescan::classfile {
-
-// The class by internal name ("pkg/Class"), or null when it is not known (a JDK or jar class:
-// not followed).
-using ClassLookup = std::function<const ClassFile*(const std::string& internal_name)>;
 
 // The ids of `tests` whose method changes static state. Malformed bytecode counts as no change.
 std::set<std::string> static_writers(const std::vector<std::string>& tests, const ClassLookup& lookup, int depth = 3);

@@ -125,14 +125,29 @@ std::vector<Round> plan_rounds(const std::vector<std::string>& tests, int count,
 
 ThreadRepeats thread_repeats(const std::map<std::string, double>& creators_ms, double round_ms, int most, double share) {
   ThreadRepeats out;
+  const double budget = round_ms * share;
   double ms = 0;
   for (const auto& [test, d] : creators_ms) {
     out.tests.insert(test);
     ms += std::max(0.0, d);
   }
   out.times = std::max(1, most);
-  while (out.times > 1 && ms * (out.times - 1) > round_ms * share) --out.times;
-  if (out.times == 1) out.tests.clear();
+  while (out.times > 1 && ms * (out.times - 1) > budget) --out.times;
+  if (out.times > 1) return out;
+  // Not even twice for all of them: the quickest that fit, as often as they fit.
+  std::vector<std::pair<double, std::string>> quickest;
+  for (const auto& [test, d] : creators_ms) quickest.emplace_back(std::max(0.0, d), test);
+  std::sort(quickest.begin(), quickest.end());
+  out.tests.clear();
+  for (int times = std::max(1, most); times > 1 && out.tests.empty(); --times) {
+    double sum = 0;
+    for (const auto& [d, test] : quickest) {
+      if ((sum + d) * (times - 1) > budget) break;
+      sum += d;
+      out.tests.insert(test);
+    }
+    out.times = out.tests.empty() ? 1 : times;
+  }
   return out;
 }
 
@@ -149,8 +164,8 @@ Round with_thread_repeats(Round round, const ThreadRepeats& r) {
     shard = std::move(out);
   }
   if (repeated > 0)
-    round.kind += ", with the " + std::to_string(r.tests.size()) + (r.tests.size() == 1 ? " test" : " tests") +
-                  " that created threads " + std::to_string(r.times) + " times in a row";
+    round.kind += ", with the " + std::to_string(r.tests.size()) + (r.tests.size() == 1 ? " test " : " tests ") + r.why + " " +
+                  std::to_string(r.times) + " times in a row";
   return round;
 }
 

@@ -53,10 +53,15 @@ Round plan_shuffled_round(const std::vector<std::string>& tests, int index, std:
 // `times` times in a row where it would run once, in the round's order, under the rounds' load.
 // `times` is `most`, or less while the repeats would add more than `share` of a round's time
 // (`round_ms`, the durations of one round's tests) from the tests' durations in the rounds
-// (`creators_ms`, one execution each); 1 (no repeats) when even two would.
+// (`creators_ms`, one execution each). When even two executions of every one of them would,
+// the slowest are left out: the quickest that fit repeat, `most` times or as often as they fit
+// (marine-api's thread test of 600 ms, in a round of 860, had kept every other from repeating);
+// 1 (no repeats) when not one fits twice. The same for the tests that draw a random number or
+// read the clock (suite_rounds.cpp, RepeatedTests), `why` saying which they are.
 struct ThreadRepeats {
   std::set<std::string> tests;
   int times = 1;
+  std::string why = "that created threads";
 };
 ThreadRepeats thread_repeats(const std::map<std::string, double>& creators_ms, double round_ms, int most, double share);
 // `round` with each of r.tests run r.times times in a row where it ran once (kind says so).

@@ -11,6 +11,7 @@
 #include <set>
 
 #include "classfile/classpath.hpp"
+#include "classfile/random_or_clock.hpp"
 #include "classfile/static_writers.hpp"
 #include "core/deciding.hpp"
 #include "core/run_index.hpp"
@@ -19,6 +20,7 @@
 #include "shuffle/shuffle.hpp"
 #include "suite/suite_isolation.hpp"
 #include "suite/suite_plan.hpp"
+#include "util/log.hpp"
 
 namespace flakescan::suite {
 
@@ -32,7 +34,7 @@ struct Rounds {
   std::vector<core::RecordedRun> runs;  // every run of every round, continuations included
   std::vector<std::string> kinds;       // per round run
   int runs_made = 0;
-  std::string thread_repeats;           // the repeats of the tests that created threads, as a sentence (or empty)
+  std::string thread_repeats;           // the repeats of RepeatedTests, as a sentence (or empty)
 };
 
 // Runs a batch of rounds at the same time, one JVM each; a run cut short by its JVM going
@@ -122,9 +124,13 @@ util::Result<void> shuffle_suspects(const core::TechniqueInput& input, core::Run
   return {};
 }
 
-// The tests that change static state, read from the classpath's class directories (a build's
+// What the bytecode of the classpath's class directories says of the tests (a build's
 // classes/test and classes/main; jars are not read, and a class not found is not followed).
-std::set<std::string> static_writers_of(const core::TechniqueInput& input) {
+struct FromBytecode {
+  std::set<std::string> writers;  // change static state (classfile/static_writers.hpp)
+  std::set<std::string> chance;   // draw a random number or read the clock (classfile/random_or_clock.hpp)
+};
+FromBytecode read_bytecode(const core::TechniqueInput& input) {
   std::vector<std::filesystem::path> dirs;
   std::error_code ec;
   for (const auto& entry : input.classpath)
@@ -142,7 +148,7 @@ std::set<std::string> static_writers_of(const core::TechniqueInput& input) {
     }
     return it->second ? &*it->second : nullptr;
   };
-  return classfile::static_writers(input.tests, lookup);
+  return {classfile::static_writers(input.tests, lookup), classfile::random_or_clock_readers(input.tests, lookup)};
 }
 
 // The scan's budget as run_suite spends it: seconds since it started, against the total.
@@ -152,17 +158,20 @@ struct Spending {
   double elapsed() const { return std::chrono::duration<double>(Clock::now() - started).count(); }
 };
 
-// The tests that created threads in the rounds so far, and what one execution of each and one
-// round took: the repeats of the rounds still to run (suite_plan.hpp, thread_repeats).
-class ThreadCreators {
+// The tests that repeat in the rounds (suite_plan.hpp, thread_repeats): those that created
+// threads in the rounds so far, and those whose bytecode draws a random number or reads the
+// clock (`chance`), once a round has run them; what one execution of each and one round took.
+class RepeatedTests {
  public:
+  explicit RepeatedTests(const std::set<std::string>& chance) : chance_(chance) {}
   void learn(const std::vector<core::RecordedRun>& round) {
     double round_ms = 0;
     for (const auto& run : round)
       for (const auto& result : run.report.results) {
         round_ms += result.duration_ms;
-        if (result.threads_created > 0) creators_.try_emplace(result.test);
-        if (auto it = creators_.find(result.test); it != creators_.end()) {
+        if (result.threads_created > 0) repeated_[result.test].threads = true;
+        else if (chance_.contains(result.test)) repeated_.try_emplace(result.test);
+        if (auto it = repeated_.find(result.test); it != repeated_.end()) {
           it->second.ms += result.duration_ms;
           ++it->second.executions;
         }
@@ -171,20 +180,48 @@ class ThreadCreators {
   }
   ThreadRepeats repeats() const {
     std::map<std::string, double> ms;
-    for (const auto& [test, seen] : creators_) ms[test] = seen.ms / std::max(1, seen.executions);
-    return thread_repeats(ms, round_ms_.value_or(0), kThreadRepeats, kThreadRepeatsShare);
+    for (const auto& [test, seen] : repeated_) ms[test] = seen.ms / std::max(1, seen.executions);
+    ThreadRepeats out = thread_repeats(ms, round_ms_.value_or(0), kRepeats, kRepeatsShare);
+    const size_t threads = threads_among(out.tests);
+    out.why = threads == out.tests.size() ? "that created threads"
+              : threads == 0              ? "that draw a random number or read the clock"
+                                          : "that created threads or draw a random number or read the clock";
+    return out;
+  }
+  // Of `tests` (repeated), those that created threads.
+  size_t threads_among(const std::set<std::string>& tests) const {
+    return size_t(std::count_if(tests.begin(), tests.end(), [&](const std::string& t) {
+      auto it = repeated_.find(t);
+      return it != repeated_.end() && it->second.threads;
+    }));
   }
 
  private:
-  static constexpr int kThreadRepeats = 5;
-  static constexpr double kThreadRepeatsShare = 0.1;
+  static constexpr int kRepeats = 5;
+  static constexpr double kRepeatsShare = 0.1;
   struct Seen {
+    bool threads = false;  // else it draws a random number or reads the clock
     double ms = 0;
     int executions = 0;
   };
-  std::map<std::string, Seen> creators_;
+  const std::set<std::string>& chance_;
+  std::map<std::string, Seen> repeated_;
   std::optional<double> round_ms_;
 };
+
+// The sentence of the verdicts' reasons on the repeats: `threads` tests that created threads and
+// `chance` that draw a random number or read the clock ran up to `times` times in a row.
+std::string repeats_sentence(size_t threads, size_t chance, int times) {
+  auto tests = [](size_t n) { return std::to_string(n) + (n == 1 ? " test" : " tests"); };
+  std::string who;
+  if (threads > 0) who = "the " + tests(threads) + " that created threads";
+  if (chance > 0)
+    who += (who.empty() ? "the " + tests(chance) : " and the " + std::to_string(chance)) +
+           (chance == 1 ? " that draws a random number or reads the clock" : " that draw a random number or read the clock");
+  const std::string which = chance == 0 ? "the one that showed " : threads == 0 ? "the first that ran " : "the one that showed or ran ";
+  return who + " ran up to " + std::to_string(times) + " times in a row in the rounds after " + which +
+         (threads + chance == 1 ? "it" : "them");
+}
 
 // 1. Rounds: `parallelism` rounds at a time, each in one JVM, so every round keeps its whole
 // order (a shard boundary would part the tests whose order matters). A lane starts the next
@@ -195,18 +232,18 @@ class ThreadCreators {
 // from the same round for the same seed. The kinds of the rounds run; an error only when the
 // scan was cancelled.
 util::Result<std::vector<std::string>> run_order_rounds(const core::TechniqueInput& input, core::RunLog& runs, int wanted,
-                                                        int jvms, const Spending& budget, const std::set<std::string>& writers,
+                                                        int jvms, const Spending& budget, const FromBytecode& bytecode,
                                                         Rounds& rounds) {
   std::mutex mutex;  // everything below, shared by the lanes
-  ThreadCreators creators;
-  size_t most_tests = 0;  // the most tests repeated in one round, and the most times
+  RepeatedTests repeated(bytecode.chance);
+  size_t most_threads = 0, most_chance = 0;  // the most tests repeated in one round, of each kind, and the most times
   int most_times = 1;
   std::vector<Rounds> by_round(static_cast<size_t>(wanted));
   std::vector<std::string> kind_of(static_cast<size_t>(wanted));
   int planned = wanted, finished = 0, runs_made = 0;
   bool ended = false;  // the scan's own budget ended: what ran stays
   std::optional<util::Error> cancelled;
-  const std::vector<Round> plan = plan_rounds(input.tests, wanted, input.seed, 1, writers);
+  const std::vector<Round> plan = plan_rounds(input.tests, wanted, input.seed, 1, bytecode.writers);
   core::in_lanes(size_t(wanted), jvms, [&](size_t r) {
     {
       std::lock_guard lock(mutex);
@@ -220,17 +257,19 @@ util::Result<std::vector<std::string>> run_order_rounds(const core::TechniqueInp
     Round round;
     {
       std::lock_guard lock(mutex);
-      const ThreadRepeats repeats = creators.repeats();
+      const ThreadRepeats repeats = repeated.repeats();
       round = with_thread_repeats(plan[r], repeats);
       if (repeats.times > 1) {
-        most_tests = std::max(most_tests, repeats.tests.size());
+        const size_t threads = repeated.threads_among(repeats.tests);
+        most_threads = std::max(most_threads, threads);
+        most_chance = std::max(most_chance, repeats.tests.size() - threads);
         most_times = std::max(most_times, repeats.times);
       }
     }
     Rounds mine;
     auto done = run_rounds({round}, runs, mine);
     std::lock_guard lock(mutex);
-    creators.learn(mine.runs);
+    repeated.learn(mine.runs);
     runs_made += mine.runs_made;
     by_round[r] = std::move(mine);
     if (!done) {
@@ -246,10 +285,7 @@ util::Result<std::vector<std::string>> run_order_rounds(const core::TechniqueInp
                               reserve_for_suspects);
     return true;
   });
-  if (most_tests > 0)
-    rounds.thread_repeats = "the " + std::to_string(most_tests) + (most_tests == 1 ? " test" : " tests") +
-                            " that created threads ran up to " + std::to_string(most_times) +
-                            " times in a row in the rounds after the one that showed " + (most_tests == 1 ? "it" : "them");
+  if (most_threads + most_chance > 0) rounds.thread_repeats = repeats_sentence(most_threads, most_chance, most_times);
   std::vector<std::string> kinds;
   for (size_t r = 0; r < by_round.size(); ++r) {
     rounds.runs_made += by_round[r].runs_made;
@@ -407,10 +443,14 @@ util::Result<std::vector<core::Verdict>> run_suite(const core::TechniqueInput& i
   const int wanted = std::max(1, input.budget.runs_per_test);
   const int jvms = std::max(1, runs.parallelism());
 
-  // Round 7 puts them last in their class; minimising a suspect's order tries them first.
-  const auto writers = static_writers_of(input);
+  // Round 7 puts the writers last in their class; minimising a suspect's order tries them
+  // first. The tests that draw a random number or read the clock repeat in the rounds.
+  const FromBytecode bytecode = read_bytecode(input);
+  util::logger("suite")->info("suite: of {} tests, {} change static state and {} draw a random number or read the clock (bytecode)",
+                              input.tests.size(), bytecode.writers.size(), bytecode.chance.size());
+  const auto& writers = bytecode.writers;
   Rounds rounds;
-  auto kinds = run_order_rounds(input, runs, wanted, jvms, budget, writers, rounds);
+  auto kinds = run_order_rounds(input, runs, wanted, jvms, budget, bytecode, rounds);
   if (!kinds) return std::unexpected(kinds.error());
   Rounds shuffled;
   RoundsRun summary{.wanted = wanted, .rounds_run = int(kinds->size())};

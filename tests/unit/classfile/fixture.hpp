@@ -3,8 +3,12 @@
 #include <catch2/catch.hpp>
 
 #include <filesystem>
+#include <initializer_list>
+#include <map>
+#include <string>
 #include <vector>
 
+#include "classfile/call_reach.hpp"
 #include "classfile/classfile.hpp"
 #include "classfile/classpath.hpp"
 
@@ -28,6 +32,18 @@ inline const Member& method(const ClassFile& c, std::string_view name) {
   REQUIRE(m);
   REQUIRE(m->code);
   return *m;
+}
+
+// A lookup of the fixture classes `names` ("registry.WritersTest"), parsed into `loaded`.
+inline ClassLookup fixture_lookup(std::map<std::string, ClassFile>& loaded, std::initializer_list<const char*> names) {
+  for (const char* name : names) {
+    auto c = fixture_class(name);
+    loaded.emplace(c.name, c);
+  }
+  return [&loaded](const std::string& name) -> const ClassFile* {
+    auto it = loaded.find(name);
+    return it == loaded.end() ? nullptr : &it->second;
+  };
 }
 
 }  // namespace flakescan::classfile::test

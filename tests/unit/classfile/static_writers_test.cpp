@@ -11,17 +11,6 @@ using namespace flakescan::classfile;
 
 namespace {
 
-ClassLookup fixture_lookup(std::map<std::string, ClassFile>& loaded) {
-  for (const char* name : {"registry.WritersTest", "registry.Counters", "registry.Setup"}) {
-    auto c = test::fixture_class(name);
-    loaded.emplace(c.name, c);
-  }
-  return [&loaded](const std::string& name) -> const ClassFile* {
-    auto it = loaded.find(name);
-    return it == loaded.end() ? nullptr : &it->second;
-  };
-}
-
 const std::vector<std::string> kTests{
     "registry.WritersTest#writesField",          "registry.WritersTest#recordsThroughAMutator",
     "registry.WritersTest#setsAProperty",        "registry.WritersTest#writesThroughHelpers",
@@ -33,7 +22,8 @@ const std::vector<std::string> kTests{
 
 TEST_CASE("static_writers: putstatic, a mutator on a static, a JDK setter, through helpers and lambdas", "[classfile][writers]") {
   std::map<std::string, ClassFile> loaded;
-  auto writers = static_writers(kTests, fixture_lookup(loaded));
+  auto lookup = test::fixture_lookup(loaded, {"registry.WritersTest", "registry.Counters", "registry.Setup"});
+  auto writers = static_writers(kTests, lookup);
   CHECK(writers == std::set<std::string>{"registry.WritersTest#writesField", "registry.WritersTest#recordsThroughAMutator",
                                          "registry.WritersTest#setsAProperty", "registry.WritersTest#writesThroughHelpers",
                                          "registry.WritersTest#writesInALambda"});
@@ -41,7 +31,7 @@ TEST_CASE("static_writers: putstatic, a mutator on a static, a JDK setter, throu
 
 TEST_CASE("static_writers: calls are followed only as deep as asked", "[classfile][writers]") {
   std::map<std::string, ClassFile> loaded;
-  auto lookup = fixture_lookup(loaded);
+  auto lookup = test::fixture_lookup(loaded, {"registry.WritersTest", "registry.Counters", "registry.Setup"});
   // writesThroughHelpers -> helper -> Setup.twoCallsAway -> Counters.bump (putstatic): three calls.
   CHECK(static_writers({"registry.WritersTest#writesThroughHelpers"}, lookup, 3).size() == 1);
   CHECK(static_writers({"registry.WritersTest#writesThroughHelpers"}, lookup, 2).empty());

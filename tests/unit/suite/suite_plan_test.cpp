@@ -213,6 +213,21 @@ TEST_CASE("suite plan: the tests that created threads repeat as often as a tenth
   CHECK(suite::thread_repeats({}, 100, 5, 0.1).times == 5);
 }
 
+TEST_CASE("suite plan: when not even two executions of each fit, the quickest repeat and the slowest do not", "[suite][plan]") {
+  // marine-api's shape: one test of 600 ms in a round of 860 keeps every test from repeating
+  // twice; the quick ones fit 5 times (4 x (1 + 2 + 3) = 24 ms of the 86).
+  auto r = suite::thread_repeats({{"p.Slow#t", 600.0}, {"p.A#t", 1.0}, {"p.B#t", 2.0}, {"p.C#t", 3.0}}, 860, 5, 0.1);
+  CHECK(r.times == 5);
+  CHECK(r.tests == std::set<std::string>{"p.A#t", "p.B#t", "p.C#t"});
+  // As often as the quickest fits: 30 ms in a budget of 86 fits 3 times (2 x 30), not 4; the
+  // 40 ms test does not fit beside it then (2 x 70).
+  auto fewer = suite::thread_repeats({{"p.Slow#t", 600.0}, {"p.A#t", 30.0}, {"p.B#t", 40.0}, {"p.C#t", 50.0}}, 860, 5, 0.1);
+  CHECK(fewer.times == 3);
+  CHECK(fewer.tests == std::set<std::string>{"p.A#t"});
+  // Not one fits twice: none.
+  CHECK(suite::thread_repeats({{"p.Slow#t", 600.0}, {"p.A#t", 90.0}}, 860, 5, 0.1).tests.empty());
+}
+
 TEST_CASE("suite plan: a round repeats each test that created threads in place, in every shard", "[suite][plan]") {
   const std::vector<std::string> tests{"p.A#a1", "p.A#t", "p.B#b1", "p.C#t", "p.C#c2"};
   auto round = suite::plan_round(tests, 2, 7, 2);  // each test twice, two shards

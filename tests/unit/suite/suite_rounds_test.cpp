@@ -507,6 +507,39 @@ TEST_CASE("suite: a test that created threads runs 5 times in a row in the later
   CHECK(stable.evidence.reason.ends_with("; the 1 test that created threads ran up to 5 times in a row in the rounds after the one that showed it)"));
 }
 
+TEST_CASE("suite: a test whose bytecode draws a random number runs 5 times in a row in the later rounds", "[suite][rounds]") {
+  // The classfile fixture's ChanceTest: one test calls new Random().nextInt, another nothing of
+  // the kind. The first fails only its 9th execution, which 6 rounds of one execution each
+  // (two in round 3) would never reach; repeated after round 1 ran it, it does.
+  using core::Outcome;
+  const std::string chance = "registry.ChanceTest#drawsARandomNumber", plain = "registry.ChanceTest#isDeterministic";
+  FakeSuite suite;
+  suite.timed[chance] = std::vector<Outcome>(8, Outcome::pass);
+  suite.timed[chance].push_back(Outcome::fail);
+  FakeRunLog log(suite);
+  log.set_parallelism(1);
+  core::TechniqueInput in{.tests = with_stable({chance, plain, "p.B#b"}, 12, 4), .seed = 9};
+  in.classpath = {FLAKESCAN_CLASSFILE_FIXTURE_DIR};
+  in.budget.runs_per_test = 6;
+  auto verdicts = suite::run_suite(in, log);
+  REQUIRE(verdicts);
+  auto v = by_test(*verdicts);
+
+  INFO(v[chance].evidence.reason);
+  CHECK(v[chance].verdict == VerdictKind::flaky);
+  std::vector<size_t> chance_runs, plain_runs;  // executions in each round, in the order made
+  for (const auto& run : log.made()) {
+    if (!run.spec.purpose.starts_with("suite round")) continue;
+    chance_runs.push_back(size_t(std::count(run.spec.tests.begin(), run.spec.tests.end(), chance)));
+    plain_runs.push_back(size_t(std::count(run.spec.tests.begin(), run.spec.tests.end(), plain)));
+  }
+  CHECK(chance_runs == std::vector<size_t>{1, 5, 10, 5, 5, 5});
+  CHECK(plain_runs == std::vector<size_t>{1, 1, 2, 1, 1, 1});
+  CHECK(v[plain].verdict == VerdictKind::not_flaky);
+  CHECK(v[plain].evidence.reason.ends_with(
+      "; the 1 test that draws a random number or reads the clock ran up to 5 times in a row in the rounds after the first that ran it)"));
+}
+
 TEST_CASE("suite: a suite where no test created threads repeats none", "[suite][rounds]") {
   FakeRunLog log(planted());
   log.set_parallelism(1);
